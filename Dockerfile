@@ -1,0 +1,66 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every Evidence Record service. Each Kubernetes Deployment picks
+# its service with `command: ["node", "dist/<service>.mjs"]` (see
+# charts/evidence-record); the default CMD runs the gateway.
+#
+#   docker build -t evidence-record:dev .
+#   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
+#
+# When a workspace is added to package.json, add its package.json to the two
+# manifest COPY blocks below (npm ci needs every workspace manifest).
+
+ARG NODE_IMAGE=node:20-slim
+
+# ---- build: full install, then esbuild bundles into dist/ -------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY gateway/package.json gateway/
+COPY services/contract/package.json services/contract/
+COPY services/platform/package.json services/platform/
+COPY services/record/package.json services/record/
+COPY services/signals/package.json services/signals/
+COPY services/ledger/package.json services/ledger/
+COPY services/watch/package.json services/watch/
+COPY services/mcp/package.json services/mcp/
+COPY services/email-worker/package.json services/email-worker/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN node scripts/build.mjs
+
+# ---- deps: production dependencies only ------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY gateway/package.json gateway/
+COPY services/contract/package.json services/contract/
+COPY services/platform/package.json services/platform/
+COPY services/record/package.json services/record/
+COPY services/signals/package.json services/signals/
+COPY services/ledger/package.json services/ledger/
+COPY services/watch/package.json services/watch/
+COPY services/mcp/package.json services/mcp/
+COPY services/email-worker/package.json services/email-worker/
+RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
+ && npm cache clean --force
+
+# ---- runtime ----------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOME=/tmp \
+    NPM_CONFIG_UPDATE_NOTIFIER=false
+WORKDIR /app
+RUN groupadd --system --gid 10001 app \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin app
+# Workspace manifests and production node_modules (workspace links resolve to
+# the manifests copied here; the service code itself lives in the bundles).
+COPY --from=deps /app /app
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/services/platform/migrations ./services/platform/migrations
+# Nothing below /app is written at run time; the chart mounts an emptyDir at
+# /tmp and runs with readOnlyRootFilesystem.
+USER 10001:10001
+EXPOSE 8080 8101 8102 8103 8104 8105 8106
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/gateway.mjs"]

@@ -1,0 +1,384 @@
+{{/*
+Shared helpers. Most templates loop over .Values.services and call these with a
+"component context":  dict "root" $ "name" <service name> "svc" <its values>.
+*/}}
+
+{{- define "er.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+Prefix of every object name: the release name (or fullnameOverride), so the
+gateway of release "er" is er-gateway and its upstreams are er-record etc.
+*/}}
+{{- define "er.fullname" -}}
+{{- default .Release.Name .Values.fullnameOverride | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* <release>-<service>, e.g. er-gateway. Takes a component context. */}}
+{{- define "er.componentName" -}}
+{{- printf "%s-%s" (include "er.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "er.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Labels shared by every object of the release. Takes the root context. */}}
+{{- define "er.commonLabels" -}}
+helm.sh/chart: {{ include "er.chart" . }}
+app.kubernetes.io/name: {{ include "er.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: evidence-record
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Selects every pod of the release (used by the default-deny policy). */}}
+{{- define "er.releaseSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "er.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Selects one component's pods. Takes a component context. */}}
+{{- define "er.selectorLabels" -}}
+{{ include "er.releaseSelectorLabels" .root }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{- define "er.labels" -}}
+{{ include "er.commonLabels" .root }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{- define "er.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "er.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Image reference. Takes dict "root" $ "override" <image values or empty dict>.
+*/}}
+{{- define "er.image" -}}
+{{- $img := mergeOverwrite (deepCopy .root.Values.image) (.override | default dict) -}}
+{{- if $img.digest -}}
+{{- printf "%s@%s" $img.repository $img.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $img.repository (toString (default .root.Chart.AppVersion $img.tag)) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "er.imagePullPolicy" -}}
+{{- $img := mergeOverwrite (deepCopy .root.Values.image) (.override | default dict) -}}
+{{- $img.pullPolicy -}}
+{{- end -}}
+
+{{/*
+What each service is wired to. These are facts about the code, not settings,
+so they live here rather than in values.yaml.
+  database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  publicBaseUrl: gets PUBLIC_BASE_URL
+  callers: components allowed to connect to it (ingress)
+  calls: components it connects to (egress)
+  public: reachable from outside the release (gateway only)
+*/}}
+{{- define "er.wiring" -}}
+gateway:
+  database: true
+  redis: true
+  publicBaseUrl: true
+  public: true
+  callers: [mcp]
+  calls: [record, signals, ledger, watch, mcp]
+record:
+  database: true
+  callers: [gateway]
+signals:
+  database: true
+  nats: true
+  cursor: true
+  publicBaseUrl: true
+  callers: [gateway]
+ledger:
+  database: true
+  callers: [gateway]
+watch:
+  database: true
+  nats: true
+  publicBaseUrl: true
+  callers: [gateway]
+mcp:
+  callers: [gateway]
+  calls: [gateway]
+email-worker:
+  database: true
+  nats: true
+  smtp: true
+  publicBaseUrl: true
+{{- end -}}
+
+{{/* Wiring of one component as a dict. Takes a component context. */}}
+{{- define "er.wiringOf" -}}
+{{- $all := include "er.wiring" . | fromYaml -}}
+{{- if not (hasKey $all .name) -}}
+{{- fail (printf "services.%s: unknown service; known services are %s" .name (keys $all | sortAlpha | join ", ")) -}}
+{{- end -}}
+{{- toYaml (index $all .name) -}}
+{{- end -}}
+
+{{/* In-cluster URL of a component: http://<release>-<name>:<port>. Takes dict "root" $ "name" N. */}}
+{{- define "er.componentUrl" -}}
+{{- $svc := index .root.Values.services .name -}}
+{{- printf "http://%s:%v" (include "er.componentName" .) $svc.port -}}
+{{- end -}}
+
+{{/* Fails with a readable message when a value the SRE must set is missing. */}}
+{{- define "er.validate" -}}
+{{- $v := .Values -}}
+{{- if not $v.publicBaseUrl -}}
+{{- fail "publicBaseUrl is required: the public address clients use, e.g. https://api.example.com" -}}
+{{- end -}}
+{{- if not $v.externalDatabase.existingSecret -}}
+{{- fail "externalDatabase.existingSecret is required: a Secret holding the Postgres URL (urlKey) or password (passwordKey)" -}}
+{{- end -}}
+{{- if and (not $v.externalDatabase.urlKey) (not $v.externalDatabase.host) -}}
+{{- fail "externalDatabase.host is required unless externalDatabase.urlKey names a key holding the whole DATABASE_URL" -}}
+{{- end -}}
+{{- if and (not $v.externalRedis.urlKey) (not $v.externalRedis.host) -}}
+{{- fail "externalRedis.host is required unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" -}}
+{{- end -}}
+{{- if and $v.externalRedis.urlKey (not $v.externalRedis.existingSecret) -}}
+{{- fail "externalRedis.urlKey needs externalRedis.existingSecret" -}}
+{{- end -}}
+{{- if and (not $v.externalNats.existingSecret) (not $v.externalNats.host) -}}
+{{- fail "externalNats.host is required unless externalNats.existingSecret/urlKey hold the whole NATS_URL" -}}
+{{- end -}}
+{{- if not $v.smtp.existingSecret -}}
+{{- fail "smtp.existingSecret is required: a Secret whose smtp.urlKey holds SMTP_URL (it may carry credentials)" -}}
+{{- end -}}
+{{- if not $v.smtp.from -}}
+{{- fail "smtp.from is required: the MAIL_FROM address of watch alert e-mails" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of the Secret holding CURSOR_SECRET. */}}
+{{- define "er.cursorSecretName" -}}
+{{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
+{{- end -}}
+
+{{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
+{{- define "er.env.database" -}}
+{{- $db := .Values.externalDatabase -}}
+{{- if $db.urlKey }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $db.existingSecret | quote }}
+      key: {{ $db.urlKey | quote }}
+{{- else }}
+- name: DATABASE_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $db.existingSecret | quote }}
+      key: {{ $db.passwordKey | quote }}
+- name: DATABASE_URL
+  value: {{ printf "postgres://%s:$(DATABASE_PASSWORD)@%s:%v/%s%s" $db.user $db.host $db.port $db.database (ternary (printf "?sslmode=%s" $db.sslmode) "" (not (empty $db.sslmode))) | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "er.env.redis" -}}
+{{- $r := .Values.externalRedis -}}
+{{- $scheme := ternary "rediss" "redis" (default false $r.tls) -}}
+{{- if $r.urlKey }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret | quote }}
+      key: {{ $r.urlKey | quote }}
+{{- else if $r.existingSecret }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret | quote }}
+      key: {{ $r.passwordKey | quote }}
+- name: REDIS_URL
+  value: {{ printf "%s://:$(REDIS_PASSWORD)@%s:%v/%v" $scheme $r.host $r.port $r.db | quote }}
+{{- else }}
+- name: REDIS_URL
+  value: {{ printf "%s://%s:%v/%v" $scheme $r.host $r.port $r.db | quote }}
+{{- end }}
+- name: REDIS_PREFIX
+  value: {{ $r.prefix | quote }}
+{{- end -}}
+
+{{- define "er.env.nats" -}}
+{{- $n := .Values.externalNats -}}
+{{- if $n.existingSecret }}
+- name: NATS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $n.existingSecret | quote }}
+      key: {{ $n.urlKey | quote }}
+{{- else }}
+- name: NATS_URL
+  value: {{ printf "nats://%s:%v" $n.host $n.port | quote }}
+{{- end }}
+- name: NATS_PREFIX
+  value: {{ $n.prefix | quote }}
+{{- end -}}
+
+{{/* Host[:port] and origin of publicBaseUrl, the defaults for the MCP allow-lists. */}}
+{{- define "er.publicHost" -}}
+{{- (urlParse .Values.publicBaseUrl).host -}}
+{{- end -}}
+{{- define "er.publicOrigin" -}}
+{{- $u := urlParse .Values.publicBaseUrl -}}
+{{- printf "%s://%s" $u.scheme $u.host -}}
+{{- end -}}
+
+{{/* Every env var of one component. Takes a component context. */}}
+{{- define "er.env" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $w := include "er.wiringOf" . | fromYaml -}}
+- name: NODE_ENV
+  value: production
+- name: PORT
+  value: {{ .svc.port | quote }}
+- name: LOG_LEVEL
+  value: {{ $v.logLevel | quote }}
+- name: SHUTDOWN_GRACE_MS
+  value: {{ $v.shutdownGraceMs | quote }}
+{{- with $v.otel.endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ . | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ printf "evidence-record-%s" $.name | quote }}
+{{- end }}
+{{- if $w.publicBaseUrl }}
+- name: PUBLIC_BASE_URL
+  value: {{ $v.publicBaseUrl | quote }}
+{{- end }}
+{{- if $w.database }}
+{{- include "er.env.database" $root }}
+{{- end }}
+{{- if $w.redis }}
+{{- include "er.env.redis" $root }}
+{{- end }}
+{{- if $w.nats }}
+{{- include "er.env.nats" $root }}
+{{- end }}
+{{- if $w.cursor }}
+- name: CURSOR_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.cursorSecretName" $root | quote }}
+      key: {{ $v.cursorSecret.key | quote }}
+{{- end }}
+{{- if $w.smtp }}
+- name: SMTP_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $v.smtp.existingSecret | quote }}
+      key: {{ $v.smtp.urlKey | quote }}
+- name: MAIL_FROM
+  value: {{ $v.smtp.from | quote }}
+{{- end }}
+{{- if eq .name "gateway" }}
+- name: GATEWAY_PORT
+  value: {{ .svc.port | quote }}
+{{- range $up := list "record" "signals" "ledger" "watch" "mcp" }}
+- name: {{ printf "%s_URL" (upper $up) }}
+  value: {{ include "er.componentUrl" (dict "root" $root "name" $up) | quote }}
+{{- end }}
+{{- end }}
+{{- if eq .name "mcp" }}
+- name: GATEWAY_URL
+  value: {{ include "er.componentUrl" (dict "root" $root "name" "gateway") | quote }}
+- name: MCP_ALLOWED_HOSTS
+  value: {{ (default (list (include "er.publicHost" $root)) .svc.allowedHosts) | join "," | quote }}
+- name: MCP_ALLOWED_ORIGINS
+  value: {{ (default (list (include "er.publicOrigin" $root)) .svc.allowedOrigins) | join "," | quote }}
+{{- end }}
+{{- with $v.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- with .svc.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* The three probes. Takes a component context. */}}
+{{- define "er.probes" -}}
+{{- $p := mergeOverwrite (deepCopy .root.Values.probes) (.svc.probes | default dict) -}}
+startupProbe:
+  httpGet:
+    path: /healthz
+    port: http
+  {{- toYaml $p.startup | nindent 2 }}
+readinessProbe:
+  httpGet:
+    path: /readyz
+    port: http
+  {{- toYaml $p.readiness | nindent 2 }}
+livenessProbe:
+  httpGet:
+    path: /healthz
+    port: http
+  {{- toYaml $p.liveness | nindent 2 }}
+{{- end -}}
+
+{{/* The writable /tmp. */}}
+{{- define "er.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    {{- with .Values.tmpVolume.sizeLimit }}
+    sizeLimit: {{ . }}
+    {{- end }}
+{{- end -}}
+
+{{/*
+One egress rule: dict "to" <peer list> "ports" <list of ports> "protocol" P.
+An empty peer list allows the ports to any destination.
+*/}}
+{{- define "er.egressRule" -}}
+- ports:
+    {{- range .ports }}
+    - protocol: {{ $.protocol | default "TCP" }}
+      port: {{ . }}
+    {{- end }}
+  {{- with .to }}
+  to:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end -}}
+
+{{/* Egress rules to the external dependencies a component uses, and to DNS. Takes dict "root" $ "wiring" W. */}}
+{{- define "er.dependencyEgress" -}}
+{{- $v := .root.Values -}}
+{{- $e := $v.networkPolicy.egress -}}
+{{- $w := .wiring -}}
+{{ include "er.egressRule" (dict "to" $e.dns.to "ports" (list 53) "protocol" "UDP") }}
+{{ include "er.egressRule" (dict "to" $e.dns.to "ports" (list 53) "protocol" "TCP") }}
+{{- if $w.database }}
+{{ include "er.egressRule" (dict "to" $e.database.to "ports" (list $v.externalDatabase.port)) }}
+{{- end }}
+{{- if $w.redis }}
+{{ include "er.egressRule" (dict "to" $e.redis.to "ports" (list $v.externalRedis.port)) }}
+{{- end }}
+{{- if $w.nats }}
+{{ include "er.egressRule" (dict "to" $e.nats.to "ports" (list $v.externalNats.port)) }}
+{{- end }}
+{{- if $w.smtp }}
+{{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}
+{{- end }}
+{{- with $e.extra }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}

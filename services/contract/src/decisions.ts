@@ -1,0 +1,53 @@
+/**
+ * Values the spec leaves open ("not shown"), decided once here and written
+ * into the OpenAPI document and docs/decisions/. Change them only with a new
+ * decision record.
+ */
+export const API_VERSION = '1.0.0';
+export const METHODOLOGY_VERSION = 'method-2026.11';
+export const SUPPORTED_CATEGORY = 'pre-workout';
+
+/** Default and maximum page size of the Signal feed and the category snapshot. */
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 25;
+
+/** Maximum length of one category snapshot window, in days (inclusive of both ends). */
+export const MAX_SNAPSHOT_WINDOW_DAYS = 92;
+/** A snapshot with no `from`/`to` covers the last this-many days of releases. */
+export const DEFAULT_SNAPSHOT_WINDOW_DAYS = 30;
+
+/** search_record answers with at most this many products; it never pages. */
+export const SEARCH_RESULT_CAP = 5;
+
+/** Signal dimensions (open enum: new members may be added). */
+export const signalDimensions = ['formula', 'serving', 'price', 'identity'] as const;
+/** Categories (open enum). The Record covers one category today. */
+export const categories = [SUPPORTED_CATEGORY] as const;
+
+/** Product depth classes. REGISTERED products are known to exist but have no comparable label capture. */
+export const depthClasses = ['REGISTERED', 'CAPTURED', 'TRACKED'] as const;
+
+/** What a history state can support. */
+export const historyStateClasses = ['comparable', 'presence_only', 'identity_only'] as const;
+
+/** Ledger edition status values. A closed edition never changes. */
+export const editionStatuses = ['open', 'closed'] as const;
+
+/** Price basis of an observed price. Only `list` is ever called a list price. */
+export const priceBases = ['list', 'promotional', 'subscription', 'unspecified'] as const;
+
+/** Watch receipt period: a calendar month. */
+export const periodPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** A cursor older than this is stale and refused as invalid_request. */
+export const CURSOR_TTL_SECONDS = 24 * 60 * 60;
+
+export const DISCLAIMER =
+  'The Evidence Record reports what product labels and sources declare and what prices were observed. ' +
+  'It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability.';
+
+/** Self-reported attribution header values. Recorded on usage, never used for access. */
+export const serviceOrigins = ['api', 'mcp'] as const;
+
+/** Supported MCP protocol versions, newest first. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;

@@ -1,0 +1,319 @@
+import { z } from 'zod';
+import { DISCLAIMER, depthClasses, historyStateClasses, priceBases } from './decisions';
+import { errorCatalogue, errorCodes, documentationFor, statusOf, type ErrorCode } from './errors';
+import { requestIdPattern } from './ids';
+
+/**
+ * The answer envelope and its sub-records (spec: Resources and their fields).
+ * Field lists the spec does not show are this project's decisions; they are
+ * documented in the OpenAPI document generated from these schemas.
+ * Sub-records are strict so that no internal field (capture ids, review
+ * notes, source hashes, storage paths) can leave a service by accident.
+ */
+const date = z.iso.date();
+const dateTime = z.iso.datetime({ offset: true });
+
+export const answerStatuses = ['supported', 'partial', 'stale', 'under_review', 'ambiguous', 'unsupported', 'refused'] as const;
+export type AnswerStatus = (typeof answerStatuses)[number];
+
+export const ProductIdentity = z.strictObject({
+  product_id: z.string(),
+  name: z.string(),
+  brand_id: z.string(),
+  brand_name: z.string(),
+  category: z.string(),
+  form: z.string().describe('powder, capsule, ready_to_drink'),
+  depth_class: z.enum(depthClasses),
+  retired: z.boolean(),
+  retired_on: date.nullable(),
+});
+
+export const ServingConfiguration = z.strictObject({
+  serving_size: z.number().nullable(),
+  serving_unit: z.string().nullable(),
+  servings_per_container: z.number().nullable(),
+  description: z.string().nullable(),
+});
+
+export const HistoryState = z.strictObject({
+  state_id: z.string(),
+  observed_from: date,
+  observed_to: date,
+  classification: z.enum(historyStateClasses),
+  comparable: z.boolean().describe('true when this state can be compared with another comparable state of the same product'),
+  serving: ServingConfiguration.nullable(),
+  declared_ingredient_count: z.number().int(),
+  note: z.string().nullable(),
+});
+
+export const VerifiedFact = z.strictObject({
+  kind: z.string().describe('declared_ingredient, proprietary_blend, serving_configuration'),
+  value: z.strictObject({
+    declared_name: z.string(),
+    amount: z.number().nullable().describe('null: the label names it without an amount. Never zero for undisclosed.'),
+    unit: z.string().nullable(),
+    ingredient_id: z.string().nullable().optional(),
+    blend: z.string().nullable().optional().describe('name of the proprietary blend this ingredient is declared in'),
+    amount_disclosed: z.boolean().optional(),
+  }),
+  state_id: z.string().nullable(),
+  observed_at: date,
+  source_url: z.string().nullable(),
+});
+
+export const CommercialFact = z.strictObject({
+  kind: z.string().describe('price_observation'),
+  product_id: z.string(),
+  observed_at: date,
+  retailer: z.string(),
+  price: z.strictObject({ amount: z.number(), currency: z.literal('USD') }),
+  price_basis: z.enum(priceBases).describe('list only when the Record recorded the price as a list price'),
+  servings_per_container: z.number().nullable(),
+  source_url: z.string().nullable(),
+});
+
+export const Operand = z.strictObject({
+  name: z.string(),
+  value: z.union([z.number(), z.string(), z.null()]),
+  unit: z.string().nullable(),
+  source: z.string().nullable().describe('which fact the operand comes from'),
+});
+
+export const Calculation = z.strictObject({
+  name: z.string().describe('price_per_serving, price_per_gram_of_ingredient, …'),
+  result: z.number().nullable(),
+  unit: z.string(),
+  formula: z.string(),
+  operands: z.array(Operand),
+  as_of: date,
+  price_basis: z.enum(priceBases).nullable().optional(),
+  product_id: z.string().nullable().optional(),
+  note: z.string().nullable().optional(),
+});
+
+export const Reference = z.strictObject({
+  title: z.string(),
+  year: z.number().int().nullable(),
+  kind: z.string(),
+  url: z.string().nullable(),
+});
+
+export const ResearchContext = z.strictObject({
+  ingredient_id: z.string(),
+  ingredient_name: z.string(),
+  studied_range: z
+    .strictObject({ low: z.number().nullable(), high: z.number().nullable(), unit: z.string(), basis: z.string() })
+    .nullable(),
+  population: z.string().nullable(),
+  evidence: z.string(),
+  references: z.array(Reference),
+  note: z.string(),
+});
+
+export const RegulatoryRecord = z.strictObject({
+  ingredient_id: z.string(),
+  ingredient_name: z.string(),
+  record_kind: z.string().describe('warning_letter, import_alert, consumer_advisory, guidance, rule, …'),
+  authority: z.string(),
+  year: z.number().int().nullable(),
+  title: z.string(),
+  what_it_is: z.string().describe('what the filing is, never worded as an approval, a product warning or a finding of harm'),
+  reference: Reference.nullable(),
+});
+
+export const SourceReference = z.strictObject({
+  url: z.string(),
+  observed_at: date,
+  kind: z.string().describe('manufacturer, retailer, regulator, publication'),
+  readable: z.boolean().nullable(),
+});
+
+export const Confidence = z.strictObject({
+  level: z.enum(['high', 'medium', 'low', 'none']),
+  basis: z.string(),
+});
+
+export const ObservationWindow = z.strictObject({
+  start: date,
+  end: date,
+  exact_change_date: date.nullable(),
+});
+
+export const SignalCorrection = z.strictObject({
+  kind: z.enum(['correction', 'withdrawal']),
+  recorded_on: date,
+  note: z.string(),
+});
+
+export const Signal = z.strictObject({
+  signal_id: z.string(),
+  product: z.strictObject({ product_id: z.string(), name: z.string(), brand_id: z.string(), brand_name: z.string() }),
+  dimension: z.string(),
+  category: z.string(),
+  summary: z.string(),
+  status: z.enum(['released', 'corrected', 'withdrawn']),
+  observation_window: ObservationWindow,
+  review: z.strictObject({ released_at: date, reviewed: z.literal(true) }),
+  signal_url: z.string(),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+  evidence: z.array(SourceReference).optional(),
+  corrections: z.array(SignalCorrection),
+});
+
+const looseObject = z.record(z.string(), z.unknown());
+
+const recordState = {
+  record_version: z.string(),
+  record_as_of: date,
+  record_timestamp: dateTime,
+  methodology_version: z.string(),
+};
+
+export const AnswerEnvelope = z.strictObject({
+  request_id: z.string().regex(requestIdPattern),
+  capability: z.string(),
+  status: z.enum(answerStatuses),
+  product: ProductIdentity.nullable().optional(),
+  products: z.array(ProductIdentity).optional(),
+  candidates: z.array(ProductIdentity).optional(),
+  summary: z.string().min(1),
+  history: z.array(HistoryState).optional(),
+  signals: z.array(Signal).optional(),
+  comparison: looseObject.optional(),
+  coverage: looseObject.optional(),
+  ledger: looseObject.optional(),
+  watch: looseObject.optional(),
+  next_cursor: z.string().nullable().optional(),
+  verified_facts: z.array(VerifiedFact),
+  commercial_facts: z.array(CommercialFact),
+  calculations: z.array(Calculation),
+  research_context: z.array(ResearchContext),
+  regulatory_records: z.array(RegulatoryRecord),
+  documented_cautions: z.array(RegulatoryRecord),
+  limitations: z.array(z.string()),
+  source_references: z.array(SourceReference),
+  confidence: Confidence,
+  ...recordState,
+  disclaimer: z.string().min(1),
+});
+export type AnswerEnvelope = z.infer<typeof AnswerEnvelope>;
+
+export const ErrorEnvelope = z.strictObject({
+  request_id: z.string().regex(requestIdPattern),
+  capability: z.string(),
+  status: z.literal('refused'),
+  error: z.strictObject({
+    code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: looseObject,
+    documentation: z.string(),
+  }),
+  limitations: z.array(z.string()),
+  record_version: z.string(),
+  disclaimer: z.string(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+export const HealthAnswer = z.strictObject({ status: z.literal('ok'), api_version: z.string() });
+
+/** The data state an answer was read from (one repeatable-read snapshot). */
+export interface RecordState {
+  record_version: string;
+  record_as_of: string;
+  record_timestamp: string;
+  methodology_version: string;
+}
+
+type ArrayFields =
+  | 'verified_facts'
+  | 'commercial_facts'
+  | 'calculations'
+  | 'research_context'
+  | 'regulatory_records'
+  | 'documented_cautions'
+  | 'limitations'
+  | 'source_references';
+
+export type AnswerInput = Omit<AnswerEnvelope, ArrayFields | keyof RecordState | 'disclaimer' | 'request_id'> &
+  Partial<Pick<AnswerEnvelope, ArrayFields>> & { request_id: string; record: RecordState };
+
+export class ContractViolation extends Error {
+  constructor(readonly issues: z.core.$ZodIssue[]) {
+    super(`answer violates the envelope contract: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    this.name = 'ContractViolation';
+  }
+}
+
+/**
+ * Builds the one answer envelope every capability returns. Fact arrays that
+ * a capability does not fill are present and empty; everything else must be
+ * given, and the result is validated so that a malformed answer never leaves.
+ */
+export function buildAnswer(input: AnswerInput): AnswerEnvelope {
+  const { record, ...rest } = input;
+  const candidate = {
+    verified_facts: [],
+    commercial_facts: [],
+    calculations: [],
+    research_context: [],
+    regulatory_records: [],
+    documented_cautions: [],
+    limitations: [],
+    source_references: [],
+    ...rest,
+    record_version: record?.record_version,
+    record_as_of: record?.record_as_of,
+    record_timestamp: record?.record_timestamp,
+    methodology_version: record?.methodology_version,
+    disclaimer: DISCLAIMER,
+  };
+  const parsed = AnswerEnvelope.safeParse(candidate);
+  if (!parsed.success) throw new ContractViolation(parsed.error.issues);
+  return parsed.data;
+}
+
+export function buildRefusal(input: {
+  request_id: string;
+  capability: string;
+  code: ErrorCode;
+  message?: string;
+  details?: Record<string, unknown>;
+  limitations?: string[];
+  record_version: string;
+}): { status: number; body: ErrorEnvelope } {
+  const body: ErrorEnvelope = {
+    request_id: input.request_id,
+    capability: input.capability,
+    status: 'refused',
+    error: {
+      code: input.code,
+      message: input.message ?? defaultMessage(input.code),
+      details: input.details ?? {},
+      documentation: documentationFor(input.code),
+    },
+    limitations: input.limitations ?? [],
+    record_version: input.record_version,
+    disclaimer: DISCLAIMER,
+  };
+  return { status: statusOf(input.code), body };
+}
+
+
+function defaultMessage(code: ErrorCode): string {
+  return errorCatalogue[code].message;
+}
+
+/** Turns zod issues into invalid_request details that name the field. */
+export function validationDetails(issues: z.core.$ZodIssue[], location: 'body' | 'query' | 'path'): Record<string, unknown> {
+  const first = issues[0];
+  const field = first && first.path.length > 0 ? first.path.join('.') : first && first.code === 'unrecognized_keys' ? (first as { keys: string[] }).keys.join(',') : location;
+  return {
+    location,
+    field,
+    issues: issues.slice(0, 10).map((i) => ({
+      field: i.code === 'unrecognized_keys' ? (i as { keys: string[] }).keys.join(',') : i.path.join('.') || location,
+      problem: i.code === 'unrecognized_keys' ? 'unknown property' : i.message,
+    })),
+  };
+}

@@ -1,0 +1,33 @@
+/** Header names shared between the gateway and the services. */
+export const headers = {
+  requestId: 'x-request-id',
+  serviceOrigin: 'x-service-origin',
+  serviceKey: 'x-service-key',
+  /**
+   * Set by a capability on its answer: the distinct entity ids the answer
+   * names, comma-separated, of the kind in the capability's Cost column.
+   * The gateway charges the daily budget from it and strips it before the
+   * answer leaves.
+   */
+  budgetEntities: 'x-budget-entities',
+  /** Identity the gateway forwards to services after authentication. Clients can never set these: the gateway strips every x-er-* header it receives. */
+  orgId: 'x-er-org-id',
+  keyId: 'x-er-key-id',
+  planId: 'x-er-plan-id',
+  accountId: 'x-er-account-id',
+  watchLimit: 'x-er-watch-limit',
+} as const;
+
+export const internalHeaderPrefix = 'x-er-';
+
+export const CACHE_CONTROL = 'private, no-store, max-age=0, must-revalidate';
+
+export function formatEntities(ids: Iterable<string>): string {
+  return [...new Set(ids)].join(',');
+}
+
+export function parseEntities(value: string | string[] | undefined): string[] {
+  if (!value) return [];
+  const raw = Array.isArray(value) ? value.join(',') : value;
+  return [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+}

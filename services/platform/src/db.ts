@@ -1,0 +1,142 @@
+import pg from 'pg';
+import { METHODOLOGY_VERSION, type RecordState } from '@evidence-record/contract';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+
+// Dates and numerics come back as strings we control, never as JS Dates in local time.
+pg.types.setTypeParser(1082, (v) => v); // date -> 'YYYY-MM-DD'
+pg.types.setTypeParser(1700, (v) => Number(v)); // numeric -> number
+pg.types.setTypeParser(20, (v) => Number(v)); // int8 -> number
+
+export interface PoolOptions {
+  max?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+/** A pool whose connections give up instead of hanging: every query has a deadline. */
+export function createPool(connectionString: string, opts: PoolOptions = {}): pg.Pool {
+  const statementTimeout = opts.statementTimeoutMs ?? 5_000;
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 1_000,
+    application_name: opts.applicationName ?? 'evidence-record',
+    keepAlive: true,
+  });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+const stateCache = new Map<string, RecordState>();
+
+/**
+ * The data state visible to this transaction. Reading it inside the same
+ * repeatable-read snapshot as the answer's data is what makes
+ * `record_version` honest.
+ */
+export async function readRecordState(client: pg.ClientBase): Promise<RecordState> {
+  const { rows } = await client.query<{ version: string; committed_at: Date; methodology_version: string }>({
+    name: 'record-state-version',
+    text: 'SELECT version, committed_at, methodology_version FROM record_versions ORDER BY id DESC LIMIT 1',
+  });
+  const head = rows[0];
+  if (!head) {
+    return { record_version: 'rv_00000000', record_as_of: '1970-01-01', record_timestamp: '1970-01-01T00:00:00.000Z', methodology_version: METHODOLOGY_VERSION };
+  }
+  const cached = stateCache.get(head.version);
+  if (cached) return cached;
+  const newest = await client.query<{ newest: Date | null }>({
+    name: 'record-state-newest',
+    text: `SELECT greatest(
+             (SELECT max(observed_at) FROM captures),
+             (SELECT max(observed_at)::timestamptz FROM price_observations),
+             (SELECT max(checked_at) FROM monitoring_checks)) AS newest`,
+  });
+  const newestObservation = newest.rows[0]?.newest ?? head.committed_at;
+  const state: RecordState = {
+    record_version: head.version,
+    record_as_of: head.committed_at.toISOString().slice(0, 10),
+    record_timestamp: newestObservation.toISOString(),
+    methodology_version: head.methodology_version,
+  };
+  if (stateCache.size > 64) stateCache.clear();
+  stateCache.set(head.version, state);
+  return state;
+}
+
+/**
+ * Runs `fn` in one read-only repeatable-read transaction: every query sees
+ * one committed state of the Record, and `record` names it.
+ */
+export async function withSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolClient, record: RecordState) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const record = await readRecordState(client);
+    const result = await fn(client, record);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs `fn` in one read-write transaction that changes the Record. The
+ * statement triggers create exactly one new record version for it; the
+ * reason is recorded with that version.
+ */
+export async function withRecordChange<T>(
+  pool: pg.Pool,
+  reason: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ result: T; record_version: string | null }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT set_config('record.change_reason', $1, true)", [reason]);
+    const result = await fn(client);
+    const { rows } = await client.query<{ version: string }>('SELECT version FROM record_versions WHERE txid = txid_current()');
+    await client.query('COMMIT');
+    return { result, record_version: rows[0]?.version ?? null };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Plain transaction for tables outside the Record (keys, watches, alerts). */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The newest record version, for refusals that are not read in a snapshot. */
+export async function currentRecordVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ version: string }>({
+    name: 'record-version-head',
+    text: 'SELECT version FROM record_versions ORDER BY id DESC LIMIT 1',
+  });
+  return rows[0]?.version ?? 'rv_00000000';
+}
