@@ -221,6 +221,9 @@ export const SLO_MS: { [c in Capability]: Slo } = {
   get_record_version: { p95: 150, p99: 400 },
 };
 
+/** The whole realistic mix (any capability), for per-phase and per-stage thresholds. */
+export const MIX_SLO: Slo = { p95: 400, p99: 1000 };
+
 /** An MCP `tools/call` goes MCP service -> gateway -> capability, so it gets its own, looser SLO. */
 export const MCP_TOOLS_CALL_SLO: Slo = { p95: 600, p99: 1500 };
 export const MCP_PROTOCOL_SLO: Slo = { p95: 200, p99: 500 };
@@ -353,6 +356,22 @@ export function errorCode(res: Response): string | undefined {
 // ---------------------------------------------------------------------------
 // Dates
 // ---------------------------------------------------------------------------
+
+/** k6-style duration ("90s", "2m", "1h30m", "500ms") in milliseconds. */
+export function durationMs(d: string): number {
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let matched = '';
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(d)) !== null) {
+    const n = parseFloat(m[1] as string);
+    const unit = m[2] as string;
+    total += unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60000 : n * 3600000;
+    matched += m[0];
+  }
+  if (matched !== d.trim() || matched === '') throw new Error(`not a duration: "${d}"`);
+  return total;
+}
 
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
