@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Makes sure PostgreSQL, Redis and NATS (JetStream) run on this machine.
+# Installs them from Debian's packages when absent and starts them when stopped.
+# Sourced by up.sh, test.sh and .ci/run; prints what it did on stderr.
+set -euo pipefail
+
+PGHOST_=${PGHOST_:-127.0.0.1}
+log() { printf '[infra] %s\n' "$*" >&2; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_install() {
+  log "installing $* from Debian packages"
+  as_root apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+tcp_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+wait_for() { # name host port seconds
+  for _ in $(seq 1 "$4"); do tcp_open "$2" "$3" && return 0; sleep 1; done
+  log "$1 did not come up on $2:$3"; return 1
+}
+
+ensure_postgres() {
+  if tcp_open "$PGHOST_" 5432 && pg_isready -q -h "$PGHOST_" 2>/dev/null; then return 0; fi
+  command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql postgresql-client
+  local version; version=$(ls /etc/postgresql | sort -V | tail -1)
+  log "starting PostgreSQL $version"
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+  wait_for PostgreSQL "$PGHOST_" 5432 30
+  # Trust auth on loopback, as the local stack and the tests expect.
+  if ! psql -h "$PGHOST_" -U postgres -c 'select 1' >/dev/null 2>&1; then
+    local hba="/etc/postgresql/$version/main/pg_hba.conf"
+    log "enabling trust auth for loopback in $hba"
+    sed -i 's/^\(host\s\+all\s\+all\s\+127.0.0.1\/32\s\+\)\S\+/\1trust/; s/^\(host\s\+all\s\+all\s\+::1\/128\s\+\)\S\+/\1trust/; s/^\(local\s\+all\s\+postgres\s\+\)\S\+/\1trust/' "$hba"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+  fi
+}
+
+ensure_redis() {
+  if redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then return 0; fi
+  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
+  log "starting Redis"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  wait_for Redis 127.0.0.1 6379 20
+}
+
+ensure_nats() {
+  if tcp_open 127.0.0.1 4222; then return 0; fi
+  [ -x /usr/sbin/nats-server ] || command -v nats-server >/dev/null 2>&1 || apt_install nats-server
+  local bin; bin=$(command -v nats-server || echo /usr/sbin/nats-server)
+  log "starting NATS with JetStream"
+  mkdir -p /var/lib/nats-server
+  start-stop-daemon --start --oknodo --background --exec "$bin" -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
+  wait_for NATS 127.0.0.1 4222 20
+}
+
+ensure_node_modules() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "installing npm dependencies (npm ci)"
+    npm ci --no-audit --no-fund >&2
+  fi
+}
+
+ensure_all() {
+  ensure_postgres
+  ensure_redis
+  ensure_nats
+  ensure_node_modules
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  cd "$(dirname "$0")/.."
+  ensure_all
+  log "PostgreSQL, Redis and NATS are running"
+fi

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks, on a fresh machine or clone. Installs and
+# starts what it needs (Postgres, Redis, NATS, npm packages), then: lint,
+# typecheck, the vitest suites (unit, integration against the real servers,
+# end to end over HTTP), the Helm chart checks and the k6 type-check.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/infra.sh
+ensure_all
+
+failed=()
+step() { # name command...
+  local name=$1; shift
+  printf '\n== %s\n' "$name"
+  if "$@"; then printf '== %s: ok\n' "$name"; else printf '== %s: FAILED\n' "$name"; failed+=("$name"); fi
+}
+
+mkdir -p .run
+step lint npx eslint --max-warnings 0 .
+step typecheck npx tsc -p tsconfig.json
+step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
+step build node scripts/build.mjs
+step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
+if [ -x scripts/chart-check.sh ] || [ -f scripts/chart-check.sh ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
+
+# One closing line CI can read: N passed, N failed.
+summary=$(node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0, skipped = 0;
+  try {
+    const r = JSON.parse(fs.readFileSync(".run/vitest.json", "utf8"));
+    passed = r.numPassedTests; failed = r.numFailedTests + (r.numFailedTestSuites || 0); skipped = r.numPendingTests + (r.numTodoTests || 0);
+  } catch { failed = 1; }
+  process.stdout.write(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+')
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\nfailed steps: %s\n' "${failed[*]}"
+fi
+printf '\ntests: %s\n' "$summary"
+[ ${#failed[@]} -eq 0 ]

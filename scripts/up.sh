@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `npm run up`: the whole stack on this machine with the demo Record, from a fresh
+# Debian machine or a fresh clone. Prints the base URL, a working demo key and
+# where to read alert emails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/infra.sh
+source scripts/stack.env.sh
+log() { printf '[up] %s\n' "$*" >&2; }
+
+ensure_all
+mkdir -p "$ER_RUN_DIR/logs"
+bash scripts/down.sh >/dev/null 2>&1 || true
+
+log "building service bundles"
+node scripts/build.mjs >/dev/null
+
+if ! psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname='$ER_DB'" | grep -q 1; then
+  log "creating database $ER_DB"
+  psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE \"$ER_DB\""
+fi
+log "migrating"
+node dist/migrate.mjs >/dev/null
+log "seeding the demo Record (skipped when already seeded)"
+node dist/seed-demo.mjs >&2
+
+[ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
+export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
+
+start() { # name command...
+  local name=$1; shift
+  setsid nohup "$@" >"$ER_RUN_DIR/logs/$name.log" 2>&1 < /dev/null &
+  echo "$name $!" >> "$ER_RUN_DIR/pids"
+}
+
+log "starting the SMTP sink (maildev) on :$MAILDEV_SMTP_PORT, web UI on :$MAILDEV_WEB_PORT"
+start maildev node_modules/.bin/maildev --smtp "$MAILDEV_SMTP_PORT" --web "$MAILDEV_WEB_PORT" --ip 127.0.0.1
+
+for entry in $ER_SERVICES; do
+  name=${entry%%:*}; port=${entry##*:}
+  PORT=$port start "$name" node --enable-source-maps "dist/$name.mjs"
+done
+
+log "waiting for every service to report ready"
+for entry in $ER_SERVICES; do
+  name=${entry%%:*}; port=${entry##*:}
+  ok=""
+  for _ in $(seq 1 60); do
+    if curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then ok=1; break; fi
+    sleep 0.5
+  done
+  if [ -z "$ok" ]; then
+    log "$name did not become ready; last log lines:"; tail -n 20 "$ER_RUN_DIR/logs/$name.log" >&2; exit 1
+  fi
+done
+
+# A demo organisation on the demo plan, bound to one account, and a key with every scope.
+if [ ! -s "$ER_RUN_DIR/demo-org" ] || ! psql -h 127.0.0.1 -U postgres -d "$ER_DB" -tAc "select 1 from organizations where org_id='$(cat "$ER_RUN_DIR/demo-org")'" | grep -q 1; then
+  org=$(npm run -s admin -- org create --name "Demo organisation" --plan demo --json | node -e 'process.stdin.on("data",d=>process.stdout.write(JSON.parse(d).org_id))')
+  npm run -s admin -- account create --org "$org" --email demo@evidence-record.local --json >/dev/null
+  echo "$org" > "$ER_RUN_DIR/demo-org"
+fi
+org=$(cat "$ER_RUN_DIR/demo-org")
+scopes="record:search,products:read,history:read,signals:read,comparisons:create,economics:read,research:read,regulatory:read,category:read,framework:read,ledger:read,watch:manage"
+key=$(npm run -s admin -- key issue --org "$org" --scopes "$scopes" --env test --name "npm run up" --json | node -e 'process.stdin.on("data",d=>process.stdout.write(JSON.parse(d).key))')
+echo "$key" > "$ER_RUN_DIR/demo-key"
+
+curl -fsS "$PUBLIC_BASE_URL/api/v1/health" >/dev/null
+cat <<MSG
+
+Evidence Record is up (demo Record: fictional brands and products).
+
+  Base URL      $PUBLIC_BASE_URL          (REST under /api/v1, MCP at /mcp)
+  API key       $key
+  Alert emails  http://127.0.0.1:$MAILDEV_WEB_PORT   (maildev, SMTP on :$MAILDEV_SMTP_PORT)
+  Logs          $ER_RUN_DIR/logs/
+
+  curl -s $PUBLIC_BASE_URL/api/v1/health
+  curl -s -H "Authorization: Bearer $key" $PUBLIC_BASE_URL/api/v1/record/version
+  curl -s -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \\
+       -d '{"identifier":"Pre-Workout"}' $PUBLIC_BASE_URL/api/v1/products/resolve
+
+Stop it with: npm run down
+MSG
