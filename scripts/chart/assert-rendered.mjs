@@ -1,0 +1,281 @@
+#!/usr/bin/env node
+// Asserts what the evidence-record chart promises, on one `helm template`
+// output and the values file it was rendered with:
+//
+//   * every service has a Deployment (probes on /readyz and /healthz, a
+//     startupProbe, hardened securityContext, /tmp emptyDir, preStop drain,
+//     `node dist/<service>.mjs`, its port), a Service, a PDB, and an HPA
+//     exactly when its autoscaling is enabled;
+//   * each service gets the environment it needs, secrets only through
+//     secretKeyRef;
+//   * the migrations Job is a pre-install/pre-upgrade hook, equally hardened;
+//   * NetworkPolicies exist exactly when networkPolicy.enabled, and then
+//     default-deny, admit backends only from the gateway (the gateway also
+//     from mcp) and open DNS;
+//   * the Ingress and ServiceMonitor follow their switches.
+//
+// Usage:
+//   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> \
+//     --rendered <helm template output> [--release er] [--require-all-hpa] \
+//     [--service-monitor-api]
+// Exit 0 when every assertion holds, 1 otherwise.
+
+import { readFileSync } from 'node:fs';
+import console from 'node:console';
+import process from 'node:process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments, parse } from 'yaml';
+
+const chartDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../charts/evidence-record');
+
+const SERVICES = {
+  gateway: { port: 8080, env: ['PORT', 'GATEWAY_PORT', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'PUBLIC_BASE_URL', 'RECORD_URL', 'SIGNALS_URL', 'LEDGER_URL', 'WATCH_URL', 'MCP_URL'] },
+  record: { port: 8101, env: ['PORT', 'DATABASE_URL'] },
+  signals: { port: 8102, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'CURSOR_SECRET', 'PUBLIC_BASE_URL'] },
+  ledger: { port: 8103, env: ['PORT', 'DATABASE_URL'] },
+  watch: { port: 8104, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'] },
+  mcp: { port: 8105, env: ['PORT', 'GATEWAY_URL', 'MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'], forbidden: ['DATABASE_URL'] },
+  'email-worker': { port: 8106, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'SMTP_URL', 'MAIL_FROM', 'PUBLIC_BASE_URL'] },
+};
+const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
+/** Env vars that hold secrets: only ever from a secretKeyRef. */
+const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+/** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
+const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
+const BACKEND_CALLERS = { record: ['gateway'], signals: ['gateway'], ledger: ['gateway'], watch: ['gateway'], mcp: ['gateway'], gateway: ['mcp'] };
+
+function args() {
+  const out = { release: 'er', requireAllHpa: false, serviceMonitorApi: false };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--values') out.values = argv[++i];
+    else if (a === '--rendered') out.rendered = argv[++i];
+    else if (a === '--release') out.release = argv[++i];
+    else if (a === '--require-all-hpa') out.requireAllHpa = true;
+    else if (a === '--service-monitor-api') out.serviceMonitorApi = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!out.values || !out.rendered) throw new Error('--values and --rendered are required');
+  return out;
+}
+
+/** Helm's merge: maps merge key by key, anything else replaces; null deletes. */
+function merge(base, over) {
+  if (over === undefined) return base;
+  if (isMap(base) && isMap(over)) {
+    const out = { ...base };
+    for (const [k, v] of Object.entries(over)) {
+      if (v === null) delete out[k];
+      else out[k] = merge(base[k], v);
+    }
+    return out;
+  }
+  return over;
+}
+const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const failures = [];
+let passed = 0;
+function check(ok, message) {
+  if (ok) passed++;
+  else failures.push(message);
+  return ok;
+}
+
+function main() {
+  const opt = args();
+  const values = merge(parse(readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')), parse(readFileSync(opt.values, 'utf8')) ?? {});
+  const objects = parseAllDocuments(readFileSync(opt.rendered, 'utf8'))
+    .map((d) => d.toJS())
+    .filter((o) => o && typeof o === 'object');
+  const find = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
+  const all = (kind) => objects.filter((o) => o.kind === kind);
+  const prefix = values.fullnameOverride || opt.release;
+
+  for (const [svc, facts] of Object.entries(SERVICES)) {
+    const name = `${prefix}-${svc}`;
+    const sv = values.services[svc];
+    const dep = find('Deployment', name);
+    if (!check(dep, `${svc}: Deployment ${name} missing`)) continue;
+    const pod = dep.spec.template.spec;
+    const c = pod.containers?.find((x) => x.name === svc) ?? pod.containers?.[0];
+    if (!check(c, `${svc}: Deployment has no container`)) continue;
+
+    check(c.readinessProbe?.httpGet?.path === '/readyz', `${svc}: readinessProbe must GET /readyz`);
+    check(c.livenessProbe?.httpGet?.path === '/healthz', `${svc}: livenessProbe must GET /healthz`);
+    check(c.startupProbe?.httpGet, `${svc}: startupProbe missing`);
+    for (const p of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+      check(c[p]?.httpGet?.port === 'http' || c[p]?.httpGet?.port === facts.port, `${svc}: ${p} must target the service port`);
+    }
+    check(JSON.stringify([...(c.command ?? []), ...(c.args ?? [])]) === JSON.stringify(['node', `dist/${svc}.mjs`]), `${svc}: must run node dist/${svc}.mjs`);
+    check(c.ports?.some((p) => p.name === 'http' && p.containerPort === facts.port), `${svc}: containerPort http=${facts.port} missing`);
+    check(c.lifecycle?.preStop, `${svc}: preStop hook missing`);
+    check(Number.isInteger(pod.terminationGracePeriodSeconds), `${svc}: terminationGracePeriodSeconds missing`);
+    check(pod.automountServiceAccountToken === false, `${svc}: automountServiceAccountToken must be false`);
+    checkHardened(svc, pod, c);
+
+    // Environment
+    const env = new Map((c.env ?? []).map((e) => [e.name, e]));
+    for (const n of [...COMMON_ENV, ...facts.env]) check(env.has(n), `${svc}: env ${n} missing`);
+    for (const n of facts.forbidden ?? []) check(!env.has(n), `${svc}: env ${n} must not be set`);
+    check(env.get('PORT')?.value === String(facts.port), `${svc}: PORT must be ${facts.port}`);
+    for (const n of SECRET_ENV) {
+      if (env.has(n)) check(env.get(n).valueFrom?.secretKeyRef?.name && !('value' in env.get(n)), `${svc}: ${n} must come from a secretKeyRef`);
+    }
+    for (const [n, pw] of Object.entries(URL_ENV)) {
+      const e = env.get(n);
+      if (!e || e.valueFrom?.secretKeyRef) continue;
+      check(!/:\/\/[^/@]*:[^/@$]+@/.test(e.value ?? ''), `${svc}: ${n} inlines a password`);
+      if (pw && (e.value ?? '').includes('@')) {
+        check(e.value.includes(`$(${pw})`) && env.has(pw), `${svc}: ${n} must reference $(${pw}) from a secret`);
+        const order = [...env.keys()];
+        check(order.indexOf(pw) < order.indexOf(n), `${svc}: ${pw} must be defined before ${n}`);
+      }
+    }
+    if (svc === 'gateway') {
+      for (const up of ['record', 'signals', 'ledger', 'watch', 'mcp']) {
+        check(env.get(`${up.toUpperCase()}_URL`)?.value === `http://${prefix}-${up}:${SERVICES[up].port}`, `gateway: ${up.toUpperCase()}_URL must be http://${prefix}-${up}:${SERVICES[up].port}`);
+      }
+    }
+    if (svc === 'mcp') check(env.get('GATEWAY_URL')?.value === `http://${prefix}-gateway:8080`, 'mcp: GATEWAY_URL must point at the gateway Service');
+
+    // Service
+    const s = find('Service', name);
+    if (check(s, `${svc}: Service ${name} missing`)) {
+      check(s.spec.ports?.some((p) => p.port === facts.port), `${svc}: Service must expose port ${facts.port}`);
+      check(matches(s.spec.selector, dep.spec.template.metadata.labels), `${svc}: Service selector does not match the pods`);
+    }
+
+    // PDB
+    const pdb = find('PodDisruptionBudget', name);
+    if (check(pdb, `${svc}: PodDisruptionBudget ${name} missing`)) {
+      check(matches(pdb.spec.selector?.matchLabels, dep.spec.template.metadata.labels), `${svc}: PDB selector does not match the pods`);
+    }
+
+    // HPA
+    const hpa = find('HorizontalPodAutoscaler', name);
+    const wantHpa = Boolean(sv.autoscaling?.enabled);
+    if (opt.requireAllHpa) check(wantHpa, `${svc}: autoscaling must be enabled in ${opt.values}`);
+    if (wantHpa) {
+      if (check(hpa, `${svc}: HorizontalPodAutoscaler ${name} missing`)) {
+        check(hpa.apiVersion === 'autoscaling/v2', `${svc}: HPA must be autoscaling/v2`);
+        check(hpa.spec.scaleTargetRef?.kind === 'Deployment' && hpa.spec.scaleTargetRef?.name === name, `${svc}: HPA must target Deployment ${name}`);
+        check(hpa.spec.minReplicas === sv.autoscaling.minReplicas && hpa.spec.maxReplicas === sv.autoscaling.maxReplicas, `${svc}: HPA min/max must follow values`);
+        check(hpa.spec.metrics?.some((m) => m.resource?.name === 'cpu' && m.resource?.target?.averageUtilization === sv.autoscaling.targetCPUUtilizationPercentage), `${svc}: HPA CPU target must follow values`);
+        check(dep.spec.replicas === undefined, `${svc}: Deployment must leave replicas to the HPA`);
+      }
+    } else {
+      check(!hpa, `${svc}: HPA rendered although autoscaling is disabled`);
+      check(dep.spec.replicas === sv.replicas, `${svc}: Deployment replicas must be ${sv.replicas}`);
+    }
+  }
+
+  // Migrations hook
+  const job = find('Job', `${prefix}-migrate`);
+  if (values.migrations?.enabled !== false && check(job, 'migrations: Job missing')) {
+    const a = job.metadata.annotations ?? {};
+    check(a['helm.sh/hook'] === 'pre-install,pre-upgrade', 'migrations: must be a pre-install,pre-upgrade hook');
+    check(a['helm.sh/hook-weight'] !== undefined, 'migrations: hook-weight missing');
+    check(a['helm.sh/hook-delete-policy']?.includes('before-hook-creation'), 'migrations: delete policy before-hook-creation missing');
+    const pod = job.spec.template.spec;
+    const c = pod.containers[0];
+    check(JSON.stringify(c.command) === JSON.stringify(['node', 'dist/migrate.mjs']), 'migrations: must run node dist/migrate.mjs');
+    check(c.env?.some((e) => e.name === 'DATABASE_URL'), 'migrations: DATABASE_URL missing');
+    checkHardened('migrations', pod, c);
+  }
+
+  // Secrets: only the generated cursor secret may be rendered.
+  const secrets = all('Secret');
+  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
+  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+
+  checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
+
+  const ingress = all('Ingress');
+  if (values.ingress?.enabled) {
+    if (check(ingress.length === 1, 'ingress: one Ingress expected')) {
+      const backends = ingress[0].spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service.name));
+      check(backends.every((b) => b === `${prefix}-gateway`), 'ingress: must route only to the gateway');
+    }
+  } else check(ingress.length === 0, 'ingress: none expected (ingress.enabled is false)');
+
+  const sm = all('ServiceMonitor');
+  const wantSm = Boolean(values.metrics?.serviceMonitor?.enabled) && opt.serviceMonitorApi;
+  check(sm.length === (wantSm ? 1 : 0), `servicemonitor: ${wantSm ? 'one' : 'none'} expected, got ${sm.length}`);
+
+  const label = `${path.basename(opt.values)}${opt.serviceMonitorApi ? ' (+ServiceMonitor API)' : ''}`;
+  for (const f of failures) console.log(`  FAIL ${label}: ${f}`);
+  console.log(`assertions ${label}: ${passed} passed, ${failures.length} failed`);
+  process.exit(failures.length === 0 ? 0 : 1);
+}
+
+function checkHardened(who, pod, c) {
+  const psc = pod.securityContext ?? {};
+  const sc = c.securityContext ?? {};
+  const eff = (k) => (sc[k] !== undefined ? sc[k] : psc[k]);
+  check(eff('runAsNonRoot') === true, `${who}: runAsNonRoot must be true`);
+  check(eff('runAsUser') === 10001, `${who}: runAsUser must be 10001`);
+  check(sc.readOnlyRootFilesystem === true, `${who}: readOnlyRootFilesystem must be true`);
+  check(sc.allowPrivilegeEscalation === false, `${who}: allowPrivilegeEscalation must be false`);
+  check(sc.privileged !== true, `${who}: must not be privileged`);
+  check(sc.capabilities?.drop?.includes('ALL') && !(sc.capabilities?.add?.length > 0), `${who}: capabilities must drop ALL and add none`);
+  check(eff('seccompProfile')?.type === 'RuntimeDefault', `${who}: seccompProfile must be RuntimeDefault`);
+  const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
+  check(tmp && pod.volumes?.some((v) => v.name === tmp.name && v.emptyDir), `${who}: /tmp must be an emptyDir`);
+  check(pod.hostNetwork !== true && pod.hostPID !== true && pod.hostIPC !== true, `${who}: must not share host namespaces`);
+}
+
+function checkNetworkPolicies(values, policies, prefix) {
+  if (!values.networkPolicy?.enabled) {
+    check(policies.length === 0, `networkpolicy: none expected (networkPolicy.enabled is false), got ${policies.length}`);
+    return;
+  }
+  const byName = new Map(policies.map((p) => [p.metadata.name, p]));
+  const deny = byName.get(`${prefix}-default-deny`);
+  if (check(deny, 'networkpolicy: default-deny missing')) {
+    check(deny.spec.policyTypes?.includes('Ingress') && deny.spec.policyTypes?.includes('Egress'), 'networkpolicy: default-deny must cover Ingress and Egress');
+    check(!deny.spec.ingress?.length && !deny.spec.egress?.length, 'networkpolicy: default-deny must allow nothing');
+    check(deny.spec.podSelector?.matchLabels?.['app.kubernetes.io/instance'], 'networkpolicy: default-deny must select the release');
+  }
+  const componentOf = (peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/component'];
+  for (const svc of Object.keys(SERVICES)) {
+    const p = byName.get(`${prefix}-${svc}`);
+    if (!check(p, `networkpolicy: ${prefix}-${svc} missing`)) continue;
+    check(p.spec.podSelector?.matchLabels?.['app.kubernetes.io/component'] === svc, `networkpolicy ${svc}: must select only ${svc} pods`);
+    check(p.spec.policyTypes?.includes('Ingress') && p.spec.policyTypes?.includes('Egress'), `networkpolicy ${svc}: must cover Ingress and Egress`);
+    const ingress = p.spec.ingress ?? [];
+    const fromComponents = ingress.flatMap((r) => (r.from ?? []).map(componentOf)).filter(Boolean);
+    const callers = BACKEND_CALLERS[svc] ?? [];
+    check(callers.every((x) => fromComponents.includes(x)), `networkpolicy ${svc}: must admit ${callers.join(', ') || 'no callers'}`);
+    check(fromComponents.every((x) => callers.includes(x)), `networkpolicy ${svc}: admits unexpected components ${fromComponents.filter((x) => !callers.includes(x)).join(', ')}`);
+    if (svc !== 'gateway') {
+      // A backend rule without `from` would admit the whole cluster. Only the
+      // metrics rule may use non-pod peers, and only when configured.
+      const open = ingress.filter((r) => !r.from || r.from.length === 0);
+      const metricsOpen = values.networkPolicy.metrics?.enabled && !(values.networkPolicy.metrics.from?.length > 0);
+      check(open.length === 0 || (metricsOpen && open.length === 1), `networkpolicy ${svc}: an ingress rule admits any source`);
+    }
+    if (values.networkPolicy.metrics?.enabled) {
+      check(ingress.some((r) => (r.from ?? []).some((f) => f.namespaceSelector) || !r.from), `networkpolicy ${svc}: no metrics ingress for Prometheus`);
+    }
+    const egress = p.spec.egress ?? [];
+    const hasPort = (port, proto) => egress.some((r) => (r.ports ?? []).some((x) => x.port === port && (x.protocol ?? 'TCP') === proto));
+    check(hasPort(53, 'UDP') && hasPort(53, 'TCP'), `networkpolicy ${svc}: DNS egress (UDP and TCP 53) missing`);
+    if (SERVICES[svc].env.includes('DATABASE_URL')) check(hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress missing`);
+    else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
+    if (SERVICES[svc].env.includes('REDIS_URL')) check(hasPort(values.externalRedis.port, 'TCP'), `networkpolicy ${svc}: Redis egress missing`);
+    if (SERVICES[svc].env.includes('NATS_URL')) check(hasPort(values.externalNats.port, 'TCP'), `networkpolicy ${svc}: NATS egress missing`);
+    if (SERVICES[svc].env.includes('SMTP_URL')) check(values.smtp.ports.every((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress missing`);
+    else check(!values.smtp.ports.some((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress not needed`);
+  }
+  if (values.migrations?.enabled !== false) check(byName.has(`${prefix}-migrate`), 'networkpolicy: migrate policy missing');
+}
+
+function matches(selector, labels) {
+  if (!selector || Object.keys(selector).length === 0) return false;
+  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
+main();
