@@ -48,6 +48,7 @@ RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps \
     HOME=/tmp \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 WORKDIR /app
@@ -56,6 +57,8 @@ RUN groupadd --system --gid 10001 app \
 # Workspace manifests and production node_modules (workspace links resolve to
 # the manifests copied here; the service code itself lives in the bundles).
 COPY --from=deps /app /app
+# dist/ holds the bundles (workspace code bundled in, third-party packages
+# external) and dist/migrations, which migrate.mjs reads.
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/services/platform/migrations ./services/platform/migrations
 # Nothing below /app is written at run time; the chart mounts an emptyDir at
