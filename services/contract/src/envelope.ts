@@ -145,6 +145,17 @@ export const SignalCorrection = z.strictObject({
   note: z.string(),
 });
 
+/**
+ * One side of a Signal: the history state in force, the declared ingredients
+ * on this side that differ from the other side (not the whole label), and for
+ * price Signals the list-price observations compared.
+ */
+export const SignalSide = z.strictObject({
+  state: HistoryState.nullable().describe('the history state on this side; null for a price Signal recorded without one'),
+  declared_ingredients: z.array(VerifiedFact).describe('declared ingredients on this side that differ from the other side'),
+  list_prices: z.array(CommercialFact).describe('price Signals: the list-price observations compared; empty otherwise'),
+});
+
 export const Signal = z.strictObject({
   signal_id: z.string(),
   product: z.strictObject({ product_id: z.string(), name: z.string(), brand_id: z.string(), brand_name: z.string() }),
@@ -155,8 +166,8 @@ export const Signal = z.strictObject({
   observation_window: ObservationWindow,
   review: z.strictObject({ released_at: date, reviewed: z.literal(true) }),
   signal_url: z.string(),
-  before: z.unknown().optional(),
-  after: z.unknown().optional(),
+  before: SignalSide.optional().describe('explain_signal only'),
+  after: SignalSide.optional().describe('explain_signal only'),
   evidence: z.array(SourceReference).optional(),
   corrections: z.array(SignalCorrection),
 });
