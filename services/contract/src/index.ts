@@ -1,4 +1,5 @@
 export * from './capabilities';
+export * from './canonical';
 export * from './decisions';
 export * from './envelope';
 export * from './errors';
