@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Offline checks of the Helm chart charts/evidence-record:
 #   1. helm lint --strict with every values file in charts/evidence-record/ci/
+#      (and minimal + scripts/chart/edge-overlay-values.yaml)
 #   2. helm template with each of them (with and without the ServiceMonitor
 #      API), every rendered object validated against the Kubernetes API
 #      schemas shipped in the kubernetes-models npm package, unknown fields
@@ -118,33 +119,53 @@ if [ "${#VALUES[@]}" -eq 0 ]; then
   exit 2
 fi
 
+# A case is a name and the values files rendered together: each ci file on
+# its own, plus minimal + an overlay flipping the less common switches.
+CASES=()
+declare -A CASE_FILES
+for v in "${VALUES[@]}"; do
+  name="$(basename "$v" .yaml)"
+  CASES+=("$name")
+  CASE_FILES[$name]="$v"
+done
+CASES+=(edge-overlay)
+CASE_FILES[edge-overlay]="$CHART/ci/minimal-values.yaml $ROOT/scripts/chart/edge-overlay-values.yaml"
+
+case_flags() { # name -> "-f a -f b" / "--values a --values b"
+  local opt="$1" f out=()
+  for f in ${CASE_FILES[$2]}; do out+=("$opt" "$f"); done
+  printf '%s\n' "${out[@]}"
+}
+
 # ---- 1. lint ---------------------------------------------------------------
 echo "== helm lint --strict"
-for v in "${VALUES[@]}"; do
-  name="$(basename "$v")"
-  if out="$("$HELM" lint --strict "$CHART" -f "$v" 2>&1)"; then
-    ok "lint $name"
+for c in "${CASES[@]}"; do
+  mapfile -t vf < <(case_flags -f "$c")
+  if out="$("$HELM" lint --strict "$CHART" "${vf[@]}" 2>&1)"; then
+    ok "lint $c"
   else
     echo "$out" | sed 's/^/        /'
-    bad "lint $name"
+    bad "lint $c"
   fi
 done
 
 # ---- 2. template + schema validation ---------------------------------------
+# Each case twice: without and with the Prometheus Operator API, which is
+# what decides whether a ServiceMonitor is rendered.
 echo "== helm template"
 rendered=()
-for v in "${VALUES[@]}"; do
-  name="$(basename "$v" .yaml)"
+for c in "${CASES[@]}"; do
+  mapfile -t vf < <(case_flags -f "$c")
   for variant in plain servicemonitor; do
     extra=()
     [ "$variant" = servicemonitor ] && extra=(--api-versions monitoring.coreos.com/v1/ServiceMonitor)
-    out="$WORK/$name.$variant.yaml"
-    if "$HELM" template "$RELEASE" "$CHART" --namespace evidence-record -f "$v" "${extra[@]}" >"$out" 2>"$out.err"; then
-      ok "template $name ($variant)"
+    out="$WORK/$c.$variant.yaml"
+    if "$HELM" template "$RELEASE" "$CHART" --namespace evidence-record "${vf[@]}" "${extra[@]}" >"$out" 2>"$out.err"; then
+      ok "template $c ($variant)"
       rendered+=("$out")
     else
       sed 's/^/        /' "$out.err"
-      bad "template $name ($variant)"
+      bad "template $c ($variant)"
     fi
   done
 done
@@ -162,20 +183,20 @@ fi
 
 # ---- 3. assertions ---------------------------------------------------------
 echo "== chart assertions"
-for v in "${VALUES[@]}"; do
-  name="$(basename "$v" .yaml)"
+for c in "${CASES[@]}"; do
+  mapfile -t vf < <(case_flags --values "$c")
   for variant in plain servicemonitor; do
-    out="$WORK/$name.$variant.yaml"
-    [ -f "$out" ] && [ -s "$out" ] || continue
+    out="$WORK/$c.$variant.yaml"
+    [ -s "$out" ] || continue
     flags=()
     [ "$variant" = servicemonitor ] && flags+=(--service-monitor-api)
     # The production example must autoscale every service.
-    [ "$name" = production-values ] && flags+=(--require-all-hpa)
-    if res="$(node "$ROOT/scripts/chart/assert-rendered.mjs" --values "$v" --rendered "$out" --release "$RELEASE" "${flags[@]}" 2>&1)"; then
+    [ "$c" = production-values ] && flags+=(--require-all-hpa)
+    if res="$(node "$ROOT/scripts/chart/assert-rendered.mjs" "${vf[@]}" --rendered "$out" --release "$RELEASE" "${flags[@]}" 2>&1)"; then
       ok "$(echo "$res" | tail -n 1)"
     else
       echo "$res" | sed 's/^/        /'
-      bad "assertions $name ($variant)"
+      bad "assertions $c ($variant)"
     fi
   done
 done

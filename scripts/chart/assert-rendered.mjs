@@ -15,7 +15,7 @@
 //   * the Ingress and ServiceMonitor follow their switches.
 //
 // Usage:
-//   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> \
+//   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> [--values more.yaml] \
 //     --rendered <helm template output> [--release er] [--require-all-hpa] \
 //     [--service-monitor-api]
 // Exit 0 when every assertion holds, 1 otherwise.
@@ -46,18 +46,18 @@ const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD'
 const BACKEND_CALLERS = { record: ['gateway'], signals: ['gateway'], ledger: ['gateway'], watch: ['gateway'], mcp: ['gateway'], gateway: ['mcp'] };
 
 function args() {
-  const out = { release: 'er', requireAllHpa: false, serviceMonitorApi: false };
+  const out = { values: [], release: 'er', requireAllHpa: false, serviceMonitorApi: false };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--values') out.values = argv[++i];
+    if (a === '--values') out.values.push(argv[++i]);
     else if (a === '--rendered') out.rendered = argv[++i];
     else if (a === '--release') out.release = argv[++i];
     else if (a === '--require-all-hpa') out.requireAllHpa = true;
     else if (a === '--service-monitor-api') out.serviceMonitorApi = true;
     else throw new Error(`unknown argument ${a}`);
   }
-  if (!out.values || !out.rendered) throw new Error('--values and --rendered are required');
+  if (out.values.length === 0 || !out.rendered) throw new Error('--values and --rendered are required');
   return out;
 }
 
@@ -86,7 +86,11 @@ function check(ok, message) {
 
 function main() {
   const opt = args();
-  const values = merge(parse(readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')), parse(readFileSync(opt.values, 'utf8')) ?? {});
+  // Merged like helm: chart defaults, then each --values file in order.
+  const values = [path.join(chartDir, 'values.yaml'), ...opt.values].reduce(
+    (acc, f) => merge(acc, parse(readFileSync(f, 'utf8')) ?? {}),
+    {},
+  );
   const objects = parseAllDocuments(readFileSync(opt.rendered, 'utf8'))
     .map((d) => d.toJS())
     .filter((o) => o && typeof o === 'object');
@@ -157,7 +161,7 @@ function main() {
     // HPA
     const hpa = find('HorizontalPodAutoscaler', name);
     const wantHpa = Boolean(sv.autoscaling?.enabled);
-    if (opt.requireAllHpa) check(wantHpa, `${svc}: autoscaling must be enabled in ${opt.values}`);
+    if (opt.requireAllHpa) check(wantHpa, `${svc}: autoscaling must be enabled in ${opt.values.join(' + ')}`);
     if (wantHpa) {
       if (check(hpa, `${svc}: HorizontalPodAutoscaler ${name} missing`)) {
         check(hpa.apiVersion === 'autoscaling/v2', `${svc}: HPA must be autoscaling/v2`);
@@ -174,7 +178,8 @@ function main() {
 
   // Migrations hook
   const job = find('Job', `${prefix}-migrate`);
-  if (values.migrations?.enabled !== false && check(job, 'migrations: Job missing')) {
+  if (values.migrations?.enabled === false) check(!job, 'migrations: Job rendered although migrations.enabled is false');
+  else if (check(job, 'migrations: Job missing')) {
     const a = job.metadata.annotations ?? {};
     check(a['helm.sh/hook'] === 'pre-install,pre-upgrade', 'migrations: must be a pre-install,pre-upgrade hook');
     check(a['helm.sh/hook-weight'] !== undefined, 'migrations: hook-weight missing');
@@ -205,7 +210,7 @@ function main() {
   const wantSm = Boolean(values.metrics?.serviceMonitor?.enabled) && opt.serviceMonitorApi;
   check(sm.length === (wantSm ? 1 : 0), `servicemonitor: ${wantSm ? 'one' : 'none'} expected, got ${sm.length}`);
 
-  const label = `${path.basename(opt.values)}${opt.serviceMonitorApi ? ' (+ServiceMonitor API)' : ''}`;
+  const label = `${opt.values.map((f) => path.basename(f)).join(' + ')}${opt.serviceMonitorApi ? ' (+ServiceMonitor API)' : ''}`;
   for (const f of failures) console.log(`  FAIL ${label}: ${f}`);
   console.log(`assertions ${label}: ${passed} passed, ${failures.length} failed`);
   process.exit(failures.length === 0 ? 0 : 1);
