@@ -1,0 +1,31 @@
+import type express from 'express';
+import { createServiceApp, currentRecordVersion, finishServiceApp, mountCapability, type ServiceAppOptions } from '@evidence-record/platform';
+import * as getWatchReceiptCap from './capabilities/get_watch_receipt';
+import * as listWatchedProductsCap from './capabilities/list_watched_products';
+import * as unwatchProductCap from './capabilities/unwatch_product';
+import * as watchProductCap from './capabilities/watch_product';
+import type { WatchDeps } from './deps';
+
+/**
+ * The watch service's HTTP app: the four watch capabilities plus health,
+ * readiness and metrics. Readiness needs Postgres only: the watchlist keeps
+ * answering while NATS is away (alerts then wait, they are not lost).
+ */
+export function createWatchApp(deps: WatchDeps): express.Express {
+  const opts: ServiceAppOptions = {
+    name: 'watch',
+    log: deps.log,
+    metrics: deps.metrics,
+    readiness: async () => {
+      await deps.pool.query('SELECT 1');
+    },
+    recordVersion: () => currentRecordVersion(deps.pool),
+  };
+  const app = createServiceApp(opts);
+  mountCapability(app, opts, listWatchedProductsCap.capability, listWatchedProductsCap.listWatchedProducts(deps));
+  mountCapability(app, opts, getWatchReceiptCap.capability, getWatchReceiptCap.getWatchReceipt(deps));
+  mountCapability(app, opts, watchProductCap.capability, watchProductCap.watchProduct(deps));
+  mountCapability(app, opts, unwatchProductCap.capability, unwatchProductCap.unwatchProduct(deps));
+  finishServiceApp(app, opts);
+  return app;
+}

@@ -1,0 +1,61 @@
+import { Refusal, buildAnswer, capabilities } from '@evidence-record/contract';
+import { withSnapshot, withTransaction, type CapabilityHandler } from '@evidence-record/platform';
+import { boundAccount } from '../account';
+import { NO_SUBSCRIPTION, productIdentity, watchConfidence, watchItem } from '../answers';
+import type { WatchDeps } from '../deps';
+import { utcDate } from '../monitoring';
+import { lockAccount } from '../queries/accounts';
+import { addWatch, countWatches, findProduct, isWatched, listWatchItems } from '../queries/watches';
+
+export const capability = capabilities.watch_product;
+
+/**
+ * Adds a covered product to the account's watchlist. Watching a product
+ * already watched changes nothing and succeeds; a product the Record does not
+ * hold is not_found, a retired one is not watchable, and a new watch beyond
+ * the plan's limit is refused. No subscription is started.
+ */
+export function watchProduct(deps: WatchDeps): CapabilityHandler {
+  return async ({ body }, ctx) => {
+    const productId: string = body.product_id;
+
+    const changed = await withTransaction(deps.pool, async (client) => {
+      const account = await boundAccount(client, ctx, capability.name);
+      await lockAccount(client, account.accountId);
+      const product = await findProduct(client, productId);
+      if (!product) throw new Refusal('not_found', { details: { product_id: productId } });
+      if (await isWatched(client, account.accountId, productId)) return false;
+      if (product.retired_on !== null) {
+        throw new Refusal('product_not_watchable', { details: { product_id: productId, retired_on: product.retired_on } });
+      }
+      const count = await countWatches(client, account.accountId);
+      if (count >= account.watchLimit) {
+        throw new Refusal('watch_limit_reached', { details: { limit: account.watchLimit, count } });
+      }
+      return addWatch(client, account.accountId, productId);
+    });
+
+    return withSnapshot(deps.pool, async (client, record) => {
+      const account = await boundAccount(client, ctx, capability.name);
+      const now = deps.now();
+      const [row] = await listWatchItems(client, account.accountId, utcDate(now), productId);
+      // Removed again by a concurrent call between the two transactions: report that honestly.
+      if (!row) throw new Refusal('not_found', { message: 'The watch was removed by another request before this answer was read.', details: { product_id: productId } });
+      const count = await countWatches(client, account.accountId);
+      const item = watchItem(row, now);
+      const answer = buildAnswer({
+        request_id: ctx.requestId,
+        capability: capability.name,
+        status: 'supported',
+        summary: changed ? `${row.name} is now on the watchlist.` : `${row.name} was already on the watchlist; nothing changed.`,
+        product: productIdentity(row),
+        products: [productIdentity(row)],
+        watch: { changed, item, count, limit: account.watchLimit },
+        limitations: [NO_SUBSCRIPTION],
+        confidence: watchConfidence,
+        record,
+      });
+      return { answer, entities: [productId] };
+    });
+  };
+}

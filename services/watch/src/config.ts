@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+
+/** The watch service's environment, parsed once at start-up. */
+export const WatchConfigSchema = z.object({
+  ...baseEnv,
+  PORT: env.port(8104),
+  DATABASE_URL: env.databaseUrl,
+  NATS_URL: env.natsUrl,
+  NATS_PREFIX: env.prefix,
+  /** Durable consumer on the SIGNALS stream shared by every watch replica. */
+  FANOUT_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('watch-fanout'),
+  /** How long a replica may hold a Signal event before JetStream gives it to another (a 10,000-watcher fan-out takes seconds). */
+  FANOUT_ACK_WAIT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
+});
+export type WatchConfig = z.infer<typeof WatchConfigSchema>;
+
+export function loadWatchConfig(source: NodeJS.ProcessEnv = process.env): WatchConfig {
+  return loadConfig(WatchConfigSchema, source);
+}

@@ -1,0 +1,36 @@
+import { streamNames } from '@evidence-record/contract';
+import { ensureStreams, type Logger, type Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
+import { ensureDurableConsumer, runDurableConsumer, type RunningConsumer } from './durable-consumer';
+import { consumerLagGauge, fanoutMetrics } from './metrics';
+import { signalReleasedHandler } from './signal-fanout';
+
+export interface SignalFanoutOptions {
+  nc: NatsConnection;
+  pool: Pool;
+  natsPrefix: string;
+  durable: string;
+  ackWaitMs: number;
+  log: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Starts the fan-out of released Signals into alerts: streams and the durable
+ * consumer are created idempotently, then this replica pulls Signal events
+ * one at a time (each one may fan out to thousands of accounts).
+ */
+export async function startSignalFanout(opts: SignalFanoutOptions): Promise<RunningConsumer> {
+  const names = await ensureStreams(opts.nc, opts.natsPrefix);
+  const consumerSpec = { nc: opts.nc, stream: names.signals.stream, durable: opts.durable, filterSubject: names.signals.released, ackWaitMs: opts.ackWaitMs };
+  await ensureDurableConsumer(consumerSpec);
+  const log = opts.log.child({ component: 'signal-fanout' });
+  const running = runDurableConsumer({
+    ...consumerSpec,
+    concurrency: 1,
+    log,
+    handle: signalReleasedHandler({ pool: opts.pool, js: opts.nc.jetstream(), natsPrefix: opts.natsPrefix, log, metrics: fanoutMetrics(opts.metrics) }),
+  });
+  consumerLagGauge(opts.metrics, opts.durable, running.lag);
+  log.info({ stream: names.signals.stream, durable: opts.durable, alerts_subject: streamNames(opts.natsPrefix).alerts.requested }, 'signal fan-out started');
+  return running;
+}
