@@ -146,14 +146,16 @@ export const SignalCorrection = z.strictObject({
 });
 
 /**
- * One side of a Signal: the history state in force, the declared ingredients
- * on this side that differ from the other side (not the whole label), and for
+ * One side of a Signal. Every form names the history state on that side;
+ * explain_signal also gives the state itself, the declared ingredients on
+ * this side that differ from the other side (not the whole label), and for
  * price Signals the list-price observations compared.
  */
 export const SignalSide = z.strictObject({
-  state: HistoryState.nullable().describe('the history state on this side; null for a price Signal recorded without one'),
-  declared_ingredients: z.array(VerifiedFact).describe('declared ingredients on this side that differ from the other side'),
-  list_prices: z.array(CommercialFact).describe('price Signals: the list-price observations compared; empty otherwise'),
+  state_id: z.string().nullable().describe('the history state on this side; null for a price Signal recorded without one'),
+  state: HistoryState.nullable().optional().describe('explain_signal: the history state itself'),
+  declared_ingredients: z.array(VerifiedFact).optional().describe('explain_signal: declared ingredients on this side that differ from the other side'),
+  list_prices: z.array(CommercialFact).optional().describe('explain_signal, price Signals: the list-price observations compared'),
 });
 
 export const Signal = z.strictObject({
@@ -166,8 +168,8 @@ export const Signal = z.strictObject({
   observation_window: ObservationWindow,
   review: z.strictObject({ released_at: date, reviewed: z.literal(true) }),
   signal_url: z.string(),
-  before: SignalSide.optional().describe('explain_signal only'),
-  after: SignalSide.optional().describe('explain_signal only'),
+  before: SignalSide.nullable().optional(),
+  after: SignalSide.nullable().optional(),
   evidence: z.array(SourceReference).optional(),
   corrections: z.array(SignalCorrection),
 });
