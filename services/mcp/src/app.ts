@@ -1,0 +1,72 @@
+import express from 'express';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { newRequestId } from '@evidence-record/contract';
+import type { Logger } from '@evidence-record/platform';
+import type { McpConfig } from './config';
+import { mountMcpEndpoint } from './endpoint';
+import { GatewayClient } from './gateway-client';
+import { McpMetrics } from './metrics';
+import { sendHttpRefusal } from './rpc-errors';
+import { buildToolCatalogue, type ToolCatalogue } from './tools';
+
+export interface McpAppDeps {
+  log: Logger;
+  metrics?: McpMetrics;
+  gateway?: GatewayClient;
+  catalogue?: ToolCatalogue;
+}
+
+export interface McpApp {
+  app: express.Express;
+  metrics: McpMetrics;
+  gateway: GatewayClient;
+  catalogue: ToolCatalogue;
+  /** Readiness turns false when shutdown starts, so the gateway stops sending work first. */
+  setDraining: () => void;
+}
+
+/**
+ * The MCP service: POST /mcp plus the operational endpoints every service
+ * has. It holds no data and no connection but the kept-alive one to the
+ * gateway, so readiness means "not shutting down": gating it on the
+ * gateway, its only caller, would only add a start-up loop.
+ */
+export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
+  const metrics = deps.metrics ?? new McpMetrics();
+  const gateway = deps.gateway ?? new GatewayClient(config.GATEWAY_URL, config.GATEWAY_TIMEOUT_MS);
+  const catalogue = deps.catalogue ?? buildToolCatalogue();
+  let draining = false;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: 'mcp' });
+  });
+  app.get('/readyz', (_req, res) => {
+    if (draining) res.status(503).json({ status: 'not_ready', service: 'mcp' });
+    else res.json({ status: 'ready', service: 'mcp' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', metrics.base.registry.contentType);
+    res.end(await metrics.base.registry.metrics());
+  });
+
+  mountMcpEndpoint(app, {
+    allowedHosts: config.MCP_ALLOWED_HOSTS,
+    allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+    log: deps.log,
+    metrics,
+    protocol: { catalogue, gateway, metrics, validator: new AjvJsonSchemaValidator() },
+  });
+
+  app.use((_req, res) => {
+    sendHttpRefusal(res, 'not_found', newRequestId());
+  });
+  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    deps.log.error({ err: err instanceof Error ? err.message : String(err) }, 'unhandled error');
+    if (!res.headersSent) sendHttpRefusal(res, 'internal_error', newRequestId());
+  });
+
+  return { app, metrics, gateway, catalogue, setDraining: () => void (draining = true) };
+}

@@ -1,0 +1,20 @@
+import { createLogger, startService } from '@evidence-record/platform';
+import { createMcpApp } from './app';
+import { loadMcpConfig } from './config';
+
+/**
+ * Entrypoint: load config, serve POST /mcp, and on SIGTERM stop taking new
+ * requests, let in-flight tool calls finish, then drop the gateway connections.
+ */
+const config = loadMcpConfig();
+const log = createLogger('mcp', config.LOG_LEVEL);
+const mcp = createMcpApp(config, { log });
+
+process.once('SIGTERM', () => mcp.setDraining());
+await startService(mcp.app, {
+  port: config.PORT,
+  log,
+  graceMs: config.SHUTDOWN_GRACE_MS,
+  onShutdown: async () => mcp.gateway.close(),
+});
+log.info({ gateway: config.GATEWAY_URL, tools: mcp.catalogue.listed.length }, 'mcp ready');

@@ -1,0 +1,113 @@
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@evidence-record/platform';
+import { toRestRequest } from '../arguments';
+import { GatewayUnavailable, type GatewayClient, type RestAnswer } from '../gateway-client';
+import type { McpMetrics } from '../metrics';
+import type { PresentedKey } from '../request-guards';
+import { RpcError, rpcCodes } from '../rpc-errors';
+import type { ToolCatalogue } from '../tools';
+
+export interface ToolCallContext {
+  key: PresentedKey;
+  log: Logger;
+}
+
+export interface ToolCallDeps {
+  catalogue: ToolCatalogue;
+  gateway: GatewayClient;
+  metrics: McpMetrics;
+}
+
+/**
+ * tools/call: find the tool, validate its arguments with the capability's
+ * own schemas, make the REST call through the gateway with the caller's
+ * key, and hand back the REST answer unchanged: the envelope as
+ * structuredContent and the same JSON text as content. A refusal is a tool
+ * result with isError, carrying the REST error envelope and its pacing
+ * headers, so a model reads the same error.code a REST client would.
+ */
+export async function callTool(params: CallToolRequest['params'], ctx: ToolCallContext, deps: ToolCallDeps): Promise<CallToolResult> {
+  const tool = deps.catalogue.find(params.name);
+  if (!tool) {
+    throw new RpcError(rpcCodes.invalidParams, `Unknown tool "${params.name}": tools/list names the available tools.`, {
+      code: 'unsupported_capability',
+      tool: params.name,
+    });
+  }
+  if (params.name !== tool.name) ctx.log.debug({ tool: tool.name, called_as: params.name }, 'legacy tool name');
+
+  const checked = toRestRequest(tool, params.arguments ?? {});
+  if (!checked.ok) {
+    const first = checked.problem.issues[0];
+    throw new RpcError(rpcCodes.invalidParams, `Invalid arguments for ${tool.name}: ${first ? `${first.field}: ${first.problem}` : checked.problem.field}`, {
+      code: 'invalid_request',
+      tool: tool.name,
+      field: checked.problem.field,
+      issues: checked.problem.issues,
+    });
+  }
+
+  const started = process.hrtime.bigint();
+  let answer: RestAnswer;
+  try {
+    answer = await deps.gateway.call(checked.request, ctx.key.headers);
+  } catch (err) {
+    deps.metrics.base.dependencyErrors.inc({ dependency: 'gateway' });
+    ctx.log.error({ tool: tool.name, err: err instanceof GatewayUnavailable ? err.message : String(err) }, 'gateway unreachable');
+    throw internalError(tool.name, 'The Record could not be reached. Retry once with backoff.');
+  } finally {
+    deps.metrics.restCallSeconds.observe({ tool: tool.name }, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  const envelope = parseObject(answer.text);
+  if (!envelope) {
+    ctx.log.error({ tool: tool.name, http_status: answer.status, content_type: answer.contentType }, 'gateway answered without a JSON envelope');
+    throw internalError(tool.name, 'The service could not answer. Retry once with backoff.');
+  }
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: answer.text }],
+    structuredContent: envelope,
+    _meta: pacing(answer),
+  };
+  if (answer.status === 200) return result;
+  if (!isRefusal(envelope)) {
+    ctx.log.error({ tool: tool.name, http_status: answer.status }, 'gateway refused without an error envelope');
+    throw internalError(tool.name, 'The service could not answer. Retry once with backoff.');
+  }
+  return { ...result, isError: true };
+}
+
+function internalError(tool: string, message: string): RpcError {
+  return new RpcError(rpcCodes.internalError, message, { code: 'internal_error', tool });
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRefusal(envelope: Record<string, unknown>): boolean {
+  const error = envelope.error as { code?: unknown } | undefined;
+  return envelope.status === 'refused' && typeof error === 'object' && error !== null && typeof error.code === 'string';
+}
+
+const integer = (value: string | null): number | string | null => (value !== null && /^\d+$/.test(value.trim()) ? Number(value) : value);
+
+/**
+ * The REST answer's HTTP status and pacing headers, which a tool result
+ * has no other place for: `_meta.http_status`, `_meta.retry_after`
+ * (seconds, on 429s) and `_meta.ratelimit` {limit, remaining, reset, policy}.
+ */
+function pacing(answer: RestAnswer): Record<string, unknown> {
+  const meta: Record<string, unknown> = { http_status: answer.status };
+  if (answer.retryAfter !== null) meta.retry_after = integer(answer.retryAfter);
+  const { limit, remaining, reset, policy } = answer.rateLimit;
+  if (limit !== null || remaining !== null || reset !== null || policy !== null) {
+    meta.ratelimit = { limit: integer(limit), remaining: integer(remaining), reset: integer(reset), policy };
+  }
+  return meta;
+}

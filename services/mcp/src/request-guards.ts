@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { MCP_PROTOCOL_VERSIONS, parseKey } from '@evidence-record/contract';
+import type { KeyHeaders } from './gateway-client';
+
+/**
+ * Checks on the HTTP request that carries JSON-RPC, made before any
+ * message is read. Pure functions of the headers and the configuration.
+ */
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * DNS-rebinding protection, part one: the Host header must name a host this
+ * service is published under. A rebinding page reaches us with its own
+ * hostname in Host, which is on no list.
+ */
+export function hostAllowed(host: string | undefined, allowedHosts: readonly string[]): boolean {
+  if (!host) return false;
+  return allowedHosts.includes(host.trim().toLowerCase());
+}
+
+/**
+ * The Origins a request may carry. Configured explicitly, or, when
+ * MCP_ALLOWED_ORIGINS is empty, exactly the http(s) origins of the allowed
+ * hosts. An allow-list, never a comparison of Origin with the request's own
+ * Host (which a rebinding attacker controls).
+ */
+export function allowedOrigins(configured: readonly string[], allowedHosts: readonly string[]): ReadonlySet<string> {
+  if (configured.length > 0) return new Set(configured);
+  return new Set(allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]));
+}
+
+/**
+ * DNS-rebinding and cross-site protection, part two: a request carrying an
+ * Origin header (a browser) must come from an allowed origin. Server-side
+ * clients send no Origin and are not affected. `Origin: null` is refused.
+ */
+export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  return allowed.has(origin.trim().toLowerCase().replace(/\/+$/, ''));
+}
+
+export interface PresentedKey {
+  /** The key headers exactly as received, to copy onto the REST call. */
+  headers: KeyHeaders;
+  /** Public key id, safe to log. */
+  keyId: string;
+}
+
+/**
+ * The caller's key, from `Authorization: Bearer <key>` or `X-Service-Key`.
+ * The gateway has already authenticated the request; this is defence in
+ * depth against a request that reaches the service carrying no key at all.
+ * Returns null when neither header carries a well-formed key.
+ */
+export function presentedKey(headers: IncomingHttpHeaders): PresentedKey | null {
+  const authorization = single(headers.authorization);
+  const serviceKey = single(headers['x-service-key']);
+  const bearer = authorization !== undefined ? /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  const parsed = parseKey(bearer) ?? parseKey(serviceKey?.trim());
+  if (!parsed) return null;
+  const copy: KeyHeaders = {};
+  if (authorization !== undefined) copy.authorization = authorization;
+  if (serviceKey !== undefined) copy['x-service-key'] = serviceKey;
+  return { headers: copy, keyId: parsed.keyId };
+}
+
+/** No header means the client has not negotiated yet (or is on 2025-03-26 defaults): accepted. */
+export function protocolVersionAccepted(header: string | undefined): boolean {
+  return header === undefined || (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(header.trim());
+}
+
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  return contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/** Streamable HTTP: a client must accept both JSON and an event stream (we only ever answer JSON). */
+export function acceptsStreamableHttp(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return types.includes('application/json') && types.includes('text/event-stream');
+}
+
+export { single as singleHeader };
