@@ -1,0 +1,150 @@
+import { Refusal, buildAnswer, type CompareProductsBody } from '@evidence-record/contract';
+import { withSnapshot } from '@evidence-record/platform';
+import { recordCapability } from '../capability';
+import { commercialFact, pricePerServing, servingsFor } from '../domain/economics';
+import { productIdentity, type ProductRow } from '../domain/identity';
+import { distinct, limitation } from '../domain/limitations';
+import { normalizeName } from '../domain/normalize';
+import { declaredLines, latestStates, type DeclaredRow, type StateRow } from '../queries/label';
+import { newestPricePerBasis } from '../queries/prices';
+import { productsById } from '../queries/products';
+
+/**
+ * Declared doses of two or three products side by side, in each label's own
+ * units, with price per serving as a calculation. It never ranks, never
+ * names a winner and never judges suitability. A REGISTERED product is
+ * refused by comparison (a 200 answer with status `refused`, decision 0003).
+ */
+export const compareProducts = recordCapability('compare_products', (deps) => async ({ body }, ctx) => {
+  const { product_ids: productIds } = body as CompareProductsBody;
+
+  return withSnapshot(deps.pool, async (db, record) => {
+    const found = new Map((await productsById(db, productIds)).map((p) => [p.product_id, p]));
+    const unknown = productIds.filter((id) => !found.has(id));
+    if (unknown.length > 0) throw new Refusal('not_found', { message: 'No product with that identifier in the Record.', details: { field: 'product_ids', unknown } });
+    const products = productIds.map((id) => found.get(id)!);
+    const demo = products.some((p) => p.is_demo);
+
+    const registered = products.filter((p) => p.depth_class === 'REGISTERED');
+    if (registered.length > 0) {
+      return {
+        answer: buildAnswer({
+          request_id: ctx.requestId,
+          capability: 'compare_products',
+          record,
+          status: 'refused',
+          summary: 'The comparison is refused because a named product is REGISTERED: the Record holds no comparable label of it.',
+          products: products.map(productIdentity),
+          limitations: distinct([demo && limitation.demoData, ...registered.map(limitation.registeredNotCompared), limitation.absenceIsAboutTheRecord]),
+          confidence: { level: 'none', basis: 'No comparison is made.' },
+        }),
+        entities: productIds,
+      };
+    }
+
+    const states = await latestStates(db, productIds);
+    const lines = await declaredLines(db, [...states.values()].map((s) => s.state_id));
+    const prices = await newestPricePerBasis(db, productIds);
+
+    const calculations = prices.map((p) => pricePerServing(p, servingsFor(p, states.get(p.product_id)?.servings_per_container ?? null)));
+    const comparison = sideBySide(products, states, lines);
+    const notComparable = products.filter((p) => states.get(p.product_id)?.classification !== 'comparable');
+    const mixedUnits = comparison.ingredients.some((row) => new Set(row.declared.filter((d) => d.unit).map((d) => d.unit)).size > 1);
+
+    return {
+      answer: buildAnswer({
+        request_id: ctx.requestId,
+        capability: 'compare_products',
+        record,
+        status: notComparable.length > 0 || prices.length === 0 ? 'partial' : 'supported',
+        summary: `Declared doses of ${products.length} products side by side from their latest label states, with price per serving as a calculation; no winner is named.`,
+        products: products.map(productIdentity),
+        comparison,
+        commercial_facts: prices.map(commercialFact),
+        calculations,
+        limitations: distinct([
+          demo && limitation.demoData,
+          limitation.doseComparison,
+          limitation.undisclosedNotAbsent,
+          comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
+            'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
+          mixedUnits && limitation.unitsAsDeclared,
+          ...notComparable.map((p) => `${p.brand_name} ${p.name}: its latest label state is not comparable (${states.get(p.product_id)?.classification ?? 'no state'}), so its amounts may be missing.`),
+          ...products.filter((p) => p.retired_on !== null).map(limitation.retired),
+          calculations.length > 0 && limitation.pricePerServing,
+          calculations.length > 0 && limitation.promotionalIsNotAChange,
+          ...products.filter((p) => !prices.some((x) => x.product_id === p.product_id)).map((p) => `${p.brand_name} ${p.name}: the Record holds no price observation, so no price per serving is calculated.`),
+        ]),
+        confidence:
+          notComparable.length === 0
+            ? { level: 'high', basis: 'Every product has a comparable latest label state; amounts are as declared.' }
+            : { level: 'medium', basis: 'At least one product has no comparable latest label state.' },
+      }),
+      entities: productIds,
+    };
+  });
+});
+
+interface DeclaredCell {
+  product_id: string;
+  declared: boolean;
+  declared_name: string | null;
+  amount: number | null;
+  unit: string | null;
+  blend: string | null;
+}
+
+/**
+ * One row per ingredient any of the products declares (by ingredient id, or
+ * by normalised declared name when the Record has not mapped it), one cell
+ * per product. A product that does not declare it gets `declared: false`
+ * with amount null: undisclosed, never zero. Rows follow label order of the
+ * first product that declares them; there is no ranking.
+ */
+function sideBySide(products: ProductRow[], states: Map<string, StateRow>, lines: DeclaredRow[]) {
+  const rows = new Map<string, { ingredient_id: string | null; name: string; cells: Map<string, DeclaredRow> }>();
+  for (const product of products) {
+    const state = states.get(product.product_id);
+    if (!state) continue;
+    for (const line of lines) {
+      if (line.state_id !== state.state_id || line.row_kind !== 'ingredient') continue;
+      const key = line.ingredient_id ?? `name:${normalizeName(line.declared_name)}`;
+      const row = rows.get(key) ?? { ingredient_id: line.ingredient_id, name: line.ingredient_name ?? line.declared_name, cells: new Map() };
+      if (!row.cells.has(product.product_id)) row.cells.set(product.product_id, line);
+      rows.set(key, row);
+    }
+  }
+  return {
+    basis: "Amounts per serving as declared on each product's latest label state, in the label's own units.",
+    states: products.map((p) => {
+      const s = states.get(p.product_id);
+      return s
+        ? { product_id: p.product_id, state_id: s.state_id, observed_from: s.observed_from, observed_to: s.observed_to, classification: s.classification }
+        : { product_id: p.product_id, state_id: null, observed_from: null, observed_to: null, classification: null };
+    }),
+    serving: products.map((p) => {
+      const s = states.get(p.product_id);
+      return {
+        product_id: p.product_id,
+        serving_size: s?.serving_size ?? null,
+        serving_unit: s?.serving_unit ?? null,
+        servings_per_container: s?.servings_per_container ?? null,
+        description: s?.serving_description ?? null,
+      };
+    }),
+    ingredients: [...rows.values()].map((row) => ({
+      ingredient_id: row.ingredient_id,
+      name: row.name,
+      declared: products.map((p): DeclaredCell => {
+        const line = row.cells.get(p.product_id);
+        return line
+          ? { product_id: p.product_id, declared: true, declared_name: line.declared_name, amount: line.amount, unit: line.unit, blend: line.blend_name }
+          : { product_id: p.product_id, declared: false, declared_name: null, amount: null, unit: null, blend: null };
+      }),
+    })),
+    blends: lines
+      .filter((l) => l.row_kind === 'blend')
+      .map((l) => ({ product_id: products.find((p) => states.get(p.product_id)?.state_id === l.state_id)?.product_id ?? null, name: l.declared_name, total_amount: l.amount, total_unit: l.unit })),
+    note: 'Not declared means not on the label as captured (undisclosed), not absent from the product.',
+  };
+}

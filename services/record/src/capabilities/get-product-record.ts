@@ -1,0 +1,104 @@
+import { Refusal, buildAnswer, type AnswerStatus } from '@evidence-record/contract';
+import { withSnapshot } from '@evidence-record/platform';
+import { recordCapability } from '../capability';
+import { commercialFact } from '../domain/economics';
+import { declaredFacts, servingFacts, undisclosedAmountCount } from '../domain/facts';
+import { displayName, productIdentity } from '../domain/identity';
+import { distinct, limitation } from '../domain/limitations';
+import { declaredLines, latestState } from '../queries/label';
+import { newestPricePerRetailerAndBasis } from '../queries/prices';
+import { productById } from '../queries/products';
+import { sourcesOfProduct } from '../queries/sources';
+
+/**
+ * The product record: identity, the serving configuration and declared
+ * ingredients of the latest label state, the newest captured price of each
+ * retailer and basis, and freshness and source health as data. An unreadable
+ * manufacturer source makes the answer `stale`, never an error.
+ */
+export const getProductRecord = recordCapability('get_product_record', (deps) => async ({ params }, ctx) => {
+  const productId = (params as { product_id: string }).product_id;
+
+  return withSnapshot(deps.pool, async (db, record) => {
+    const product = await productById(db, productId);
+    if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
+
+    const state = await latestState(db, productId);
+    const lines = state ? await declaredLines(db, [state.state_id]) : [];
+    const prices = await newestPricePerRetailerAndBasis(db, productId);
+    const sources = await sourcesOfProduct(db, productId);
+
+    const declared = state ? declaredFacts(state, lines) : [];
+    const undisclosedAmounts = undisclosedAmountCount(declared);
+    const manufacturer = sources.filter((s) => s.kind === 'manufacturer');
+    const unreadable = manufacturer.find((s) => s.health === 'unreadable');
+
+    const status: AnswerStatus =
+      product.depth_class === 'REGISTERED' || !state ? 'partial' : unreadable ? 'stale' : 'supported';
+
+    const summary =
+      status === 'partial'
+        ? `The Record knows ${displayName(product)} exists but holds no comparable label capture of it.`
+        : status === 'stale'
+          ? `The product record of ${displayName(product)} from its latest captured label; its manufacturer source is currently unreadable.`
+          : `The product record of ${displayName(product)}: identity, serving configuration, declared ingredients and captured prices from the latest label state.`;
+
+    return {
+      answer: buildAnswer({
+        request_id: ctx.requestId,
+        capability: 'get_product_record',
+        record,
+        status,
+        summary,
+        product: productIdentity(product),
+        verified_facts: state ? [...servingFacts(state), ...declared] : [],
+        commercial_facts: prices.map(commercialFact),
+        source_references: sources.map((s) => ({
+          url: s.url,
+          observed_at: s.last_captured_on ?? s.last_read_on ?? s.health_since,
+          kind: s.kind,
+          readable: s.health === 'readable',
+        })),
+        coverage: {
+          latest_state: state
+            ? { state_id: state.state_id, observed_from: state.observed_from, observed_to: state.observed_to, classification: state.classification }
+            : null,
+          freshness: {
+            label_observed_to: state?.observed_to ?? null,
+            newest_price_observed_at: prices[0]?.observed_at ?? null,
+          },
+          source_health: sources.map((s) => ({
+            kind: s.kind,
+            retailer: s.retailer,
+            readable: s.health === 'readable',
+            since: s.health_since,
+            last_read_on: s.last_read_on,
+            last_captured_on: s.last_captured_on,
+          })),
+        },
+        limitations: distinct([
+          product.is_demo && limitation.demoData,
+          product.retired_on !== null && limitation.retired(product),
+          (product.depth_class === 'REGISTERED' || !state) && limitation.registered(product),
+          unreadable && limitation.manufacturerUnreadable(unreadable.health_since, unreadable.last_captured_on),
+          state && state.classification === 'identity_only' && limitation.noLabelInLatestState(state.classification, state.observed_to),
+          state?.classification === 'presence_only' && limitation.presenceOnly,
+          declared.length > 0 && limitation.undisclosedNotAbsent,
+          undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
+          prices.length > 0 && limitation.onlyListIsList,
+          prices.length === 0 && state && limitation.noPriceObservations,
+        ]),
+        confidence: confidenceOf(product.depth_class, state?.classification ?? null, Boolean(unreadable)),
+      }),
+      entities: [productId],
+    };
+  });
+});
+
+function confidenceOf(depth: string, classification: string | null, unreadable: boolean): { level: 'high' | 'medium' | 'low'; basis: string } {
+  if (depth === 'REGISTERED' || classification === null) return { level: 'low', basis: 'Identity only: no label state is captured.' };
+  if (classification === 'identity_only') return { level: 'low', basis: 'The latest state records identity only; no label is captured in it.' };
+  if (unreadable) return { level: 'medium', basis: 'Facts come from the last readable capture; the manufacturer source is unreadable now.' };
+  if (classification === 'presence_only') return { level: 'medium', basis: 'Ingredients are named in the latest capture but amounts were not fully readable.' };
+  return { level: 'high', basis: 'Declared facts are read from a captured label of the latest state; prices are dated observations.' };
+}

@@ -1,0 +1,101 @@
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot } from '@evidence-record/platform';
+import { recordCapability } from '../capability';
+import { commercialFact, dollars, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor, type CalculationOut } from '../domain/economics';
+import { displayName, productIdentity } from '../domain/identity';
+import { distinct, limitation } from '../domain/limitations';
+import { declaredLines, latestState } from '../queries/label';
+import { priceObservations, type PriceRow } from '../queries/prices';
+import { productById } from '../queries/products';
+
+/** The answer shows at most this many dated observations, newest first. */
+const OBSERVATION_CAP = 60;
+
+/**
+ * Price per serving of the newest observation of each price basis, and per
+ * gram of each bulk ingredient the latest label declares, as calculations
+ * with operands. List, promotional and subscription prices stay apart; list
+ * prices over time are shown as dated observations, never as a change date.
+ */
+export const getServingEconomics = recordCapability('get_serving_economics', (deps) => async ({ params }, ctx) => {
+  const productId = (params as { product_id: string }).product_id;
+
+  return withSnapshot(deps.pool, async (db, record) => {
+    const product = await productById(db, productId);
+    if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
+
+    const state = await latestState(db, productId);
+    const lines = state ? await declaredLines(db, [state.state_id]) : [];
+    const { rows: observations, total } = await priceObservations(db, productId, OBSERVATION_CAP);
+
+    const latestServings = state?.servings_per_container ?? null;
+    const perServing = newestPerBasis(observations).map((o) => pricePerServing(o, servingsFor(o, latestServings)));
+    const reference = perServing.find((c) => c.price_basis === 'list' && c.result !== null) ?? perServing.find((c) => c.result !== null);
+    const perGram = reference
+      ? lines
+          .filter((l) => l.row_kind === 'ingredient')
+          .map((l) => pricePerGramOf(reference, l))
+          .filter((c): c is CalculationOut => c !== null)
+      : [];
+    const uncalculated = perServing.some((c) => c.result === null);
+
+    return {
+      answer: buildAnswer({
+        request_id: ctx.requestId,
+        capability: 'get_serving_economics',
+        record,
+        status: observations.length === 0 || uncalculated || product.depth_class === 'REGISTERED' ? 'partial' : 'supported',
+        summary:
+          observations.length === 0
+            ? `The Record holds no price observation of ${displayName(product)}, so no serving economics can be calculated.`
+            : `Serving economics of ${displayName(product)}: price per serving of the newest observation of each price basis, calculated by the service.`,
+        product: productIdentity(product),
+        commercial_facts: observations.map(commercialFact),
+        calculations: [...perServing, ...perGram],
+        coverage: {
+          observations_total: total,
+          observations_shown: observations.length,
+          first_observed_at: observations.at(-1)?.observed_at ?? null,
+          last_observed_at: observations[0]?.observed_at ?? null,
+          price_bases_observed: [...new Set(observations.map((o) => o.price_basis))],
+          list_price_timeline: listTimeline(observations),
+          per_gram_basis: reference ? { price_basis: reference.price_basis, as_of: reference.as_of } : null,
+        },
+        limitations: distinct([
+          product.is_demo && limitation.demoData,
+          product.retired_on !== null && limitation.retired(product),
+          product.depth_class === 'REGISTERED' && limitation.registered(product),
+          observations.length === 0 && limitation.noPriceObservations,
+          observations.length > 0 && limitation.pricePerServing,
+          observations.length > 0 && limitation.promotionalIsNotAChange,
+          observations.length > 0 && limitation.onlyListIsList,
+          observations.some((o) => o.price_basis === 'list') && limitation.listObservationsAreDated,
+          uncalculated && limitation.servingsUnknown,
+          total > observations.length && `The Record holds ${total} price observations of this product; the newest ${observations.length} are shown.`,
+          perGram.length > 0 &&
+            'Price per gram is given only for ingredients declared at 1 g or more per serving; it attributes the whole serving price to that ingredient.',
+          reference && reference.price_basis !== 'list' && perGram.length > 0 && `Price per gram uses a ${reference.price_basis} price because the Record holds no list price with servings.`,
+        ]),
+        confidence:
+          observations.length === 0
+            ? { level: 'none', basis: 'No price observation.' }
+            : uncalculated
+              ? { level: 'medium', basis: 'Some observations lack servings per container.' }
+              : { level: 'high', basis: 'Arithmetic on dated price observations and declared servings per container.' },
+      }),
+      entities: [productId],
+    };
+  });
+});
+
+/** List observations per retailer, oldest first: the dated prices, not dates of change. */
+function listTimeline(rows: PriceRow[]): Array<{ retailer: string; observations: Array<{ observed_at: string; price: number }> }> {
+  const byRetailer = new Map<string, Array<{ observed_at: string; price: number }>>();
+  for (const r of [...rows].reverse()) {
+    if (r.price_basis !== 'list') continue;
+    const list = byRetailer.get(r.retailer) ?? [];
+    list.push({ observed_at: r.observed_at, price: dollars(r.price_cents) });
+    byRetailer.set(r.retailer, list);
+  }
+  return [...byRetailer].map(([retailer, observations]) => ({ retailer, observations }));
+}

@@ -1,0 +1,142 @@
+import { Refusal, SEARCH_RESULT_CAP, buildAnswer, type RecordState, type ResolveProductBody } from '@evidence-record/contract';
+import { withSnapshot, type CapabilityResult } from '@evidence-record/platform';
+import { recordCapability } from '../capability';
+import { displayName, productIdentity, type ProductRow } from '../domain/identity';
+import { distinct, limitation } from '../domain/limitations';
+import { normalizeName, words } from '../domain/normalize';
+import { productsNamedExactly, productsOfBrandNamed, type NameMatch } from '../queries/products';
+
+/** An ambiguous answer names at most this many candidates: it is a prompt to be precise, not a listing. */
+const CANDIDATE_CAP = SEARCH_RESULT_CAP;
+
+/**
+ * resolve_product never guesses. The identifier is normalised with the same
+ * rule as the stored names, then matched exactly against product names,
+ * aliases and "brand + name/alias". One product: supported. Several, or a
+ * bare brand name: ambiguous with candidates. None: unsupported.
+ */
+export const resolveProduct = recordCapability('resolve_product', (deps) => async ({ body }, ctx) => {
+  const { identifier } = body as ResolveProductBody;
+  const normalized = normalizeName(identifier);
+  if (normalized.length === 0) {
+    throw new Refusal('invalid_request', {
+      message: 'The identifier contains no letters or digits.',
+      details: { location: 'body', field: 'identifier', issues: [{ field: 'identifier', problem: 'no letters or digits' }] },
+    });
+  }
+
+  return withSnapshot(deps.pool, async (db, record) => {
+    const matches = distinctProducts(await productsNamedExactly(db, normalized, brandSplits(normalized)));
+
+    if (matches.length === 1) {
+      const match = matches[0]!;
+      return {
+        answer: buildAnswer({
+          request_id: ctx.requestId,
+          capability: 'resolve_product',
+          record,
+          status: 'supported',
+          summary: `The identifier names exactly one product in the Record: ${displayName(match)}.`,
+          product: productIdentity(match),
+          coverage: { identifier_normalized: normalized, matched_on: match.matched_on, matched_value: match.matched_value },
+          limitations: distinct([
+            match.is_demo && limitation.demoData,
+            match.retired_on !== null && limitation.retired(match),
+            match.depth_class === 'REGISTERED' && limitation.registered(match),
+          ]),
+          confidence: { level: 'high', basis: `Exact match on the normalised ${matchWords[match.matched_on]}; no other product carries it.` },
+        }),
+        entities: [match.product_id],
+      };
+    }
+
+    if (matches.length > 1) {
+      const shown = matches.slice(0, CANDIDATE_CAP);
+      return ambiguous(ctx.requestId, record, normalized, shown, matches.length, {
+        summary: `The identifier is shared by ${matches.length} products in the Record; pick one candidate, none is assumed.`,
+        basis: 'The normalised identifier matches the name or an alias of several products.',
+      });
+    }
+
+    const brand = await productsOfBrandNamed(db, normalized, CANDIDATE_CAP);
+    if (brand) {
+      return ambiguous(ctx.requestId, record, normalized, brand.products, brand.total, {
+        summary: `The identifier names the brand ${brand.brand_name}, not one product; pick one candidate, none is assumed.`,
+        basis: 'The normalised identifier is a brand name; a brand is not a product.',
+      });
+    }
+
+    return {
+      answer: buildAnswer({
+        request_id: ctx.requestId,
+        capability: 'resolve_product',
+        record,
+        status: 'unsupported',
+        summary: 'The identifier names no product the Record covers.',
+        product: null,
+        coverage: { identifier_normalized: normalized },
+        limitations: [
+          limitation.absenceIsAboutTheRecord,
+          'Resolution matches whole names, aliases and brand + name exactly (ignoring case, accents, punctuation and spacing); it never guesses a near match. search_record answers free-text questions.',
+        ],
+        confidence: { level: 'high', basis: 'No product name, alias or brand + name in the Record equals the normalised identifier.' },
+      }),
+      entities: [],
+    };
+  });
+});
+
+function ambiguous(
+  requestId: string,
+  record: RecordState,
+  normalized: string,
+  candidates: ProductRow[],
+  total: number,
+  say: { summary: string; basis: string },
+): CapabilityResult {
+  return {
+    answer: buildAnswer({
+      request_id: requestId,
+      capability: 'resolve_product',
+      record,
+      status: 'ambiguous',
+      summary: say.summary,
+      product: null,
+      candidates: candidates.map(productIdentity),
+      coverage: { identifier_normalized: normalized, candidates_total: total, candidates_shown: candidates.length },
+      limitations: distinct([
+        candidates.some((c) => c.is_demo) && limitation.demoData,
+        total > candidates.length && `${total} products match; ${candidates.length} are shown. Add the brand and full product name to resolve one.`,
+        'The caller must choose a candidate; the first is not a default.',
+      ]),
+      confidence: { level: 'low', basis: say.basis },
+    }),
+    entities: candidates.map((c) => c.product_id),
+  };
+}
+
+const matchWords: Record<NameMatch['matched_on'], string> = {
+  name: 'product name',
+  alias: 'alias',
+  brand_and_name: 'brand and product name',
+  brand_and_alias: 'brand and alias',
+};
+
+/** Every way a normalised identifier splits into a leading brand and a non-empty rest. */
+export function brandSplits(normalized: string): Array<[string, string]> {
+  const w = words(normalized);
+  const splits: Array<[string, string]> = [];
+  for (let i = 1; i < w.length; i++) splits.push([w.slice(0, i).join(' '), w.slice(i).join(' ')]);
+  return splits;
+}
+
+/** One row per product; the most specific way it matched wins (brand + name over a bare alias). */
+function distinctProducts(matches: NameMatch[]): NameMatch[] {
+  const rank: Record<NameMatch['matched_on'], number> = { brand_and_name: 0, brand_and_alias: 1, name: 2, alias: 3 };
+  const best = new Map<string, NameMatch>();
+  for (const m of matches) {
+    const seen = best.get(m.product_id);
+    if (!seen || rank[m.matched_on] < rank[seen.matched_on]) best.set(m.product_id, m);
+  }
+  return [...best.values()];
+}

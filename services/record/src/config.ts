@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+
+const RecordEnv = z.object({
+  ...baseEnv,
+  PORT: env.port(8101),
+  DATABASE_URL: env.databaseUrl,
+  /** Signals named in history answers carry their permanent public address. */
+  PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+});
+
+export type RecordConfig = z.infer<typeof RecordEnv>;
+
+export function loadRecordConfig(source: NodeJS.ProcessEnv = process.env): RecordConfig {
+  return loadConfig(RecordEnv, source);
+}

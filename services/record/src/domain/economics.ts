@@ -1,0 +1,129 @@
+import type { z } from 'zod';
+import type { Calculation, CommercialFact } from '@evidence-record/contract';
+import type { PriceRow } from '../queries/prices';
+
+export type CalculationOut = z.infer<typeof Calculation>;
+export type CommercialFactOut = z.infer<typeof CommercialFact>;
+
+/**
+ * Price arithmetic, done by the service and shown with its operands so that
+ * anyone can redo it. Nothing here is a manufacturer figure.
+ */
+
+/** Results carry four decimals; the formula says so. */
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+export function dollars(cents: number): number {
+  return cents / 100;
+}
+
+export function commercialFact(row: PriceRow): CommercialFactOut {
+  return {
+    kind: 'price_observation',
+    product_id: row.product_id,
+    observed_at: row.observed_at,
+    retailer: row.retailer,
+    price: { amount: dollars(row.price_cents), currency: 'USD' },
+    price_basis: row.price_basis,
+    servings_per_container: row.servings_per_container ?? row.state_servings,
+    source_url: row.source_url,
+  };
+}
+
+export interface Servings {
+  value: number | null;
+  source: string | null;
+}
+
+/**
+ * Which servings-per-container figure a price is divided by: the one the
+ * observation carries, else the one its matched label state declares, else
+ * the one the latest label state declares.
+ */
+export function servingsFor(row: PriceRow, latestStateServings: number | null): Servings {
+  if (row.servings_per_container !== null) return { value: row.servings_per_container, source: 'price observation' };
+  if (row.state_servings !== null) return { value: row.state_servings, source: 'label state matched to the price observation' };
+  if (latestStateServings !== null) return { value: latestStateServings, source: 'latest label state' };
+  return { value: null, source: null };
+}
+
+function basisWord(basis: PriceRow['price_basis']): string {
+  return basis === 'list' ? 'list price' : basis === 'unspecified' ? 'observed price (basis not recorded)' : `${basis} price`;
+}
+
+/** Price per serving of one observation: price ÷ servings per container. */
+export function pricePerServing(row: PriceRow, servings: Servings): CalculationOut {
+  const price = dollars(row.price_cents);
+  const result = servings.value === null ? null : round4(price / servings.value);
+  return {
+    name: 'price_per_serving',
+    result,
+    unit: 'USD per serving',
+    formula: 'price / servings_per_container, rounded to 4 decimal places',
+    operands: [
+      { name: 'price', value: price, unit: 'USD', source: `${basisWord(row.price_basis)} observed at ${row.retailer} on ${row.observed_at}` },
+      { name: 'servings_per_container', value: servings.value, unit: 'servings', source: servings.source },
+    ],
+    as_of: row.observed_at,
+    price_basis: row.price_basis,
+    product_id: row.product_id,
+    note: result === null ? 'Not calculated: servings per container are not declared in the Record.' : null,
+  };
+}
+
+const gramsPerUnit: Record<string, number> = { g: 1, gram: 1, grams: 1, mg: 1e-3, mcg: 1e-6, µg: 1e-6, ug: 1e-6 };
+
+/** A declared amount in grams, or null when the unit is not a mass (IU, CFU, ml …). */
+export function grams(amount: number | null, unit: string | null): number | null {
+  if (amount === null || unit === null) return null;
+  const factor = gramsPerUnit[unit.trim().toLowerCase()];
+  return factor === undefined ? null : amount * factor;
+}
+
+/**
+ * Per gram of a declared ingredient is meaningful only for bulk ingredients
+ * a serving holds at least a gram of (creatine, citrulline, beta-alanine):
+ * below that the price of the serving is not the price of the ingredient in
+ * any useful sense.
+ */
+export const PER_GRAM_MINIMUM_GRAMS = 1;
+
+export interface DeclaredAmount {
+  ingredient_id: string | null;
+  declared_name: string;
+  amount: number | null;
+  unit: string | null;
+}
+
+export function pricePerGramOf(perServing: CalculationOut, ingredient: DeclaredAmount): CalculationOut | null {
+  const g = grams(ingredient.amount, ingredient.unit);
+  if (perServing.result === null || g === null || g < PER_GRAM_MINIMUM_GRAMS) return null;
+  return {
+    name: 'price_per_gram_of_ingredient',
+    result: round4(perServing.result / g),
+    unit: `USD per gram of ${ingredient.declared_name}`,
+    formula: 'price_per_serving / declared grams of the ingredient per serving, rounded to 4 decimal places',
+    operands: [
+      { name: 'price_per_serving', value: perServing.result, unit: 'USD per serving', source: 'price_per_serving calculation in this answer' },
+      { name: 'declared_amount', value: ingredient.amount, unit: ingredient.unit, source: `declared amount of ${ingredient.declared_name} per serving` },
+      { name: 'declared_grams', value: round4(g), unit: 'g', source: 'declared amount converted to grams' },
+    ],
+    as_of: perServing.as_of,
+    price_basis: perServing.price_basis ?? null,
+    product_id: perServing.product_id ?? null,
+    note: 'Attributes the whole serving price to one ingredient; it is a unit-cost figure, not the cost of that ingredient.',
+  };
+}
+
+/** Newest observation of each price basis, list first. */
+export function newestPerBasis(rows: PriceRow[]): PriceRow[] {
+  const order = ['list', 'promotional', 'subscription', 'unspecified'];
+  const newest = new Map<string, PriceRow>();
+  for (const r of rows) {
+    const seen = newest.get(r.price_basis);
+    if (!seen || r.observed_at > seen.observed_at) newest.set(r.price_basis, r);
+  }
+  return [...newest.values()].sort((a, b) => order.indexOf(a.price_basis) - order.indexOf(b.price_basis));
+}

@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import type { HistoryState, VerifiedFact } from '@evidence-record/contract';
+import type { DeclaredRow, StateRow } from '../queries/label';
+
+export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
+export type HistoryStateOut = z.infer<typeof HistoryState>;
+
+/** The date a state's facts were read: its capture, or the end of its observation span. */
+export function stateObservedAt(state: StateRow): string {
+  return state.captured_on ?? state.observed_to;
+}
+
+/**
+ * Declared facts of one label state, in label order. A proprietary blend is
+ * one fact with its declared total, placed before its members; each member
+ * names its blend and keeps amount null when the label gives none.
+ */
+export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFactOut[] {
+  const own = lines.filter((l) => l.state_id === state.state_id);
+  const blends = new Map(own.filter((l) => l.row_kind === 'blend').map((b) => [b.blend_id, b]));
+  const placed = new Set<number | null>();
+  const observed_at = stateObservedAt(state);
+  const facts: VerifiedFactOut[] = [];
+  const blendFact = (b: DeclaredRow): VerifiedFactOut => ({
+    kind: 'proprietary_blend',
+    value: { declared_name: b.declared_name, amount: b.amount, unit: b.unit, ingredient_id: null, blend: null, amount_disclosed: b.amount !== null },
+    state_id: state.state_id,
+    observed_at,
+    source_url: state.source_url,
+  });
+  for (const line of own) {
+    if (line.row_kind !== 'ingredient') continue;
+    if (line.blend_id !== null && !placed.has(line.blend_id)) {
+      const blend = blends.get(line.blend_id);
+      if (blend) facts.push(blendFact(blend));
+      placed.add(line.blend_id);
+    }
+    facts.push({
+      kind: 'declared_ingredient',
+      value: {
+        declared_name: line.declared_name,
+        amount: line.amount,
+        unit: line.unit,
+        ingredient_id: line.ingredient_id,
+        blend: line.blend_name,
+        amount_disclosed: line.amount !== null,
+      },
+      state_id: state.state_id,
+      observed_at,
+      source_url: state.source_url,
+    });
+  }
+  // A blend the label declares without listing members is still a declared fact.
+  for (const [id, blend] of blends) if (!placed.has(id)) facts.push(blendFact(blend));
+  return facts;
+}
+
+/** The serving configuration a state declares, as facts (only what it declares). */
+export function servingFacts(state: StateRow): VerifiedFactOut[] {
+  const facts: VerifiedFactOut[] = [];
+  const base = { state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url };
+  if (state.serving_size !== null || state.serving_description !== null) {
+    facts.push({
+      kind: 'serving_configuration',
+      value: { declared_name: state.serving_description ?? 'serving size', amount: state.serving_size, unit: state.serving_unit },
+      ...base,
+    });
+  }
+  if (state.servings_per_container !== null) {
+    facts.push({
+      kind: 'serving_configuration',
+      value: { declared_name: 'servings per container', amount: state.servings_per_container, unit: 'servings' },
+      ...base,
+    });
+  }
+  return facts;
+}
+
+/** How many declared ingredients the label names without an amount of their own. */
+export function undisclosedAmountCount(facts: VerifiedFactOut[]): number {
+  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
+}
+
+export function historyState(state: StateRow, comparableStates: number): HistoryStateOut {
+  return {
+    state_id: state.state_id,
+    observed_from: state.observed_from,
+    observed_to: state.observed_to,
+    classification: state.classification,
+    comparable: state.classification === 'comparable' && comparableStates >= 2,
+    serving: {
+      serving_size: state.serving_size,
+      serving_unit: state.serving_unit,
+      servings_per_container: state.servings_per_container,
+      description: state.serving_description,
+    },
+    declared_ingredient_count: state.declared_ingredient_count,
+    note: state.note,
+  };
+}

@@ -1,0 +1,103 @@
+import type { ClientBase } from 'pg';
+
+export type StateClassification = 'comparable' | 'presence_only' | 'identity_only';
+
+/** One captured label state. The capture behind it stays internal: only its date and source address leave. */
+export interface StateRow {
+  state_id: string;
+  product_id: string;
+  observed_from: string;
+  observed_to: string;
+  classification: StateClassification;
+  serving_size: number | null;
+  serving_unit: string | null;
+  servings_per_container: number | null;
+  serving_description: string | null;
+  note: string | null;
+  /** The newest capture that read this label (state_readings), else the capture that created the state. */
+  captured_on: string | null;
+  source_url: string | null;
+  declared_ingredient_count: number;
+}
+
+const stateColumns = `
+  hs.state_id, hs.product_id, hs.observed_from, hs.observed_to, hs.classification,
+  hs.serving_size, hs.serving_unit, hs.servings_per_container, hs.serving_description, hs.note,
+  to_char(greatest(c.observed_at, (SELECT max(rc.observed_at) FROM state_readings sr JOIN captures rc ON rc.capture_id = sr.capture_id
+                                   WHERE sr.state_id = hs.state_id)) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS captured_on,
+  src.url AS source_url,
+  (SELECT count(*)::int FROM declared_ingredients di WHERE di.state_id = hs.state_id) AS declared_ingredient_count`;
+
+const captureJoin = `LEFT JOIN captures c ON c.capture_id = hs.capture_id LEFT JOIN sources src ON src.source_id = c.source_id`;
+
+/** The latest state of each product: the one observed last (index history_states_product_latest). */
+export async function latestStates(db: ClientBase, productIds: string[]): Promise<Map<string, StateRow>> {
+  const { rows } = await db.query<StateRow>({
+    name: 'record-latest-states',
+    text: `
+      SELECT ${stateColumns}
+        FROM unnest($1::text[]) AS ids(product_id)
+        CROSS JOIN LATERAL (
+          SELECT * FROM history_states h WHERE h.product_id = ids.product_id
+           ORDER BY h.observed_to DESC, h.observed_from DESC, h.state_id DESC LIMIT 1
+        ) hs
+        ${captureJoin}`,
+    values: [productIds],
+  });
+  return new Map(rows.map((r) => [r.product_id, r]));
+}
+
+export async function latestState(db: ClientBase, productId: string): Promise<StateRow | null> {
+  return (await latestStates(db, [productId])).get(productId) ?? null;
+}
+
+/** Every state of a product, oldest first. */
+export async function statesOfProduct(db: ClientBase, productId: string): Promise<StateRow[]> {
+  const { rows } = await db.query<StateRow>({
+    name: 'record-states-of-product',
+    text: `SELECT ${stateColumns} FROM history_states hs ${captureJoin}
+            WHERE hs.product_id = $1 ORDER BY hs.observed_from, hs.observed_to, hs.state_id`,
+    values: [productId],
+  });
+  return rows;
+}
+
+/**
+ * One declared line of a label state: a proprietary blend (with its total)
+ * or an ingredient (with its own amount, or null when the label names it
+ * without one). Both kinds come back in one query per set of states.
+ */
+export interface DeclaredRow {
+  row_kind: 'blend' | 'ingredient';
+  state_id: string;
+  position: number | null;
+  blend_id: number | null;
+  blend_name: string | null;
+  declared_name: string;
+  amount: number | null;
+  unit: string | null;
+  ingredient_id: string | null;
+  ingredient_name: string | null;
+}
+
+export async function declaredLines(db: ClientBase, stateIds: string[]): Promise<DeclaredRow[]> {
+  if (stateIds.length === 0) return [];
+  const { rows } = await db.query<DeclaredRow>({
+    name: 'record-declared-lines',
+    text: `
+      SELECT 'blend' AS row_kind, bl.state_id, NULL::int AS position, bl.blend_id, bl.name AS blend_name,
+             bl.name AS declared_name, bl.total_amount AS amount, bl.total_unit AS unit,
+             NULL::text AS ingredient_id, NULL::text AS ingredient_name
+        FROM declared_blends bl WHERE bl.state_id = ANY($1::text[])
+      UNION ALL
+      SELECT 'ingredient', di.state_id, di.position, di.blend_id, bl.name,
+             di.declared_name, di.amount, di.unit, di.ingredient_id, i.name
+        FROM declared_ingredients di
+        LEFT JOIN declared_blends bl ON bl.blend_id = di.blend_id
+        LEFT JOIN ingredients i ON i.ingredient_id = di.ingredient_id
+       WHERE di.state_id = ANY($1::text[])
+       ORDER BY state_id, position NULLS FIRST, blend_id`,
+    values: [stateIds],
+  });
+  return rows;
+}

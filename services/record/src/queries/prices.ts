@@ -1,0 +1,63 @@
+import type { ClientBase } from 'pg';
+
+export type PriceBasis = 'list' | 'promotional' | 'subscription' | 'unspecified';
+
+/**
+ * One dated price observation. `state_servings` is what the label state the
+ * observation was matched to declares, for observations that do not carry
+ * their own servings per container.
+ */
+export interface PriceRow {
+  product_id: string;
+  observed_at: string;
+  retailer: string;
+  price_cents: number;
+  price_basis: PriceBasis;
+  servings_per_container: number | null;
+  state_servings: number | null;
+  source_url: string | null;
+}
+
+const priceColumns = `po.product_id, po.observed_at, po.retailer, po.price_cents, po.price_basis, po.servings_per_container,
+  hs.servings_per_container AS state_servings, s.url AS source_url`;
+const priceJoins = `LEFT JOIN sources s ON s.source_id = po.source_id LEFT JOIN history_states hs ON hs.state_id = po.state_id`;
+
+/** The newest observation of each retailer and price basis: the price context a product record shows. */
+export async function newestPricePerRetailerAndBasis(db: ClientBase, productId: string): Promise<PriceRow[]> {
+  const { rows } = await db.query<PriceRow>({
+    name: 'record-prices-newest-per-retailer-basis',
+    text: `SELECT DISTINCT ON (po.retailer, po.price_basis) ${priceColumns}
+             FROM price_observations po ${priceJoins}
+            WHERE po.product_id = $1
+            ORDER BY po.retailer, po.price_basis, po.observed_at DESC, po.observation_id DESC`,
+    values: [productId],
+  });
+  return rows.sort((a, b) => b.observed_at.localeCompare(a.observed_at) || a.retailer.localeCompare(b.retailer));
+}
+
+/** The newest observation of each price basis for each product (comparisons). */
+export async function newestPricePerBasis(db: ClientBase, productIds: string[]): Promise<PriceRow[]> {
+  const { rows } = await db.query<PriceRow>({
+    name: 'record-prices-newest-per-basis',
+    text: `SELECT DISTINCT ON (po.product_id, po.price_basis) ${priceColumns}
+             FROM price_observations po ${priceJoins}
+            WHERE po.product_id = ANY($1::text[])
+            ORDER BY po.product_id, po.price_basis, po.observed_at DESC, po.observation_id DESC`,
+    values: [productIds],
+  });
+  return rows;
+}
+
+/** Dated observations of a product, newest first, capped; `total` says how many the Record holds. */
+export async function priceObservations(db: ClientBase, productId: string, cap: number): Promise<{ rows: PriceRow[]; total: number }> {
+  const { rows } = await db.query<PriceRow & { total: number }>({
+    name: 'record-prices-of-product',
+    text: `SELECT ${priceColumns}, count(*) OVER () AS total
+             FROM price_observations po ${priceJoins}
+            WHERE po.product_id = $1
+            ORDER BY po.observed_at DESC, po.observation_id DESC
+            LIMIT $2`,
+    values: [productId, cap],
+  });
+  return { rows: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
+}

@@ -1,0 +1,88 @@
+import type { ClientBase } from 'pg';
+import type { ProductRow } from '../domain/identity';
+
+const identityColumns = `p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on, p.is_demo`;
+
+/** Products by canonical id, in no particular order; ids not in the Record are simply missing. */
+export async function productsById(db: ClientBase, productIds: string[]): Promise<ProductRow[]> {
+  const { rows } = await db.query<ProductRow>({
+    name: 'record-products-by-id',
+    text: `SELECT ${identityColumns} FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = ANY($1::text[])`,
+    values: [productIds],
+  });
+  return rows;
+}
+
+export async function productById(db: ClientBase, productId: string): Promise<ProductRow | null> {
+  const { rows } = await db.query<ProductRow>({
+    name: 'record-product-by-id',
+    text: `SELECT ${identityColumns} FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
+    values: [productId],
+  });
+  return rows[0] ?? null;
+}
+
+export type MatchedOn = 'name' | 'alias' | 'brand_and_name' | 'brand_and_alias';
+
+export interface NameMatch extends ProductRow {
+  matched_on: MatchedOn;
+  matched_value: string;
+}
+
+/**
+ * Every product a normalised identifier names exactly: its name, an alias,
+ * or a brand followed by a name or alias. `brandSplits` are the ways the
+ * identifier divides into a leading brand and the rest. Each branch is an
+ * equality on an indexed normalised column.
+ */
+export async function productsNamedExactly(db: ClientBase, normalized: string, brandSplits: Array<[string, string]>): Promise<NameMatch[]> {
+  const { rows } = await db.query<NameMatch>({
+    name: 'record-resolve-exact',
+    text: `
+      WITH split AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(brand_norm, rest)),
+      matched AS (
+        SELECT p.product_id, 'name'::text AS matched_on, p.name AS matched_value
+          FROM products p WHERE p.name_norm = $1
+        UNION ALL
+        SELECT a.product_id, 'alias', a.alias
+          FROM product_aliases a WHERE a.alias_norm = $1
+        UNION ALL
+        SELECT p.product_id, 'brand_and_name', b.name || ' ' || p.name
+          FROM split s JOIN brands b ON b.name_norm = s.brand_norm
+          JOIN products p ON p.brand_id = b.brand_id AND p.name_norm = s.rest
+        UNION ALL
+        SELECT a.product_id, 'brand_and_alias', b.name || ' ' || a.alias
+          FROM split s JOIN brands b ON b.name_norm = s.brand_norm
+          JOIN product_aliases a ON a.alias_norm = s.rest
+          JOIN products pa ON pa.product_id = a.product_id AND pa.brand_id = b.brand_id
+      )
+      SELECT ${identityColumns}, m.matched_on, m.matched_value
+        FROM matched m JOIN products p ON p.product_id = m.product_id JOIN brands b ON b.brand_id = p.brand_id
+       ORDER BY b.name, p.name, p.product_id`,
+    values: [normalized, brandSplits.map(([brand]) => brand), brandSplits.map(([, rest]) => rest)],
+  });
+  return rows;
+}
+
+export interface BrandProducts {
+  brand_name: string;
+  total: number;
+  products: ProductRow[];
+}
+
+/** The products of a brand named exactly, capped; `total` says how many there are. */
+export async function productsOfBrandNamed(db: ClientBase, normalized: string, cap: number): Promise<BrandProducts | null> {
+  const { rows } = await db.query<ProductRow & { total: number }>({
+    name: 'record-resolve-brand',
+    text: `
+      SELECT ${identityColumns}, count(*) OVER () AS total
+        FROM brands b JOIN products p ON p.brand_id = b.brand_id
+       WHERE b.name_norm = $1
+       ORDER BY p.retired_on IS NOT NULL, b.name, p.name, p.product_id
+       LIMIT $2`,
+    values: [normalized, cap],
+  });
+  const first = rows[0];
+  if (!first) return null;
+  return { brand_name: first.brand_name, total: first.total, products: rows.map(({ total: _total, ...row }) => row) };
+}

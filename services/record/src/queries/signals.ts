@@ -1,0 +1,40 @@
+import type { ClientBase } from 'pg';
+
+/**
+ * A released Signal of a product. Candidates, unreleased Signals, reviewer
+ * identity and operator notes are not selected: only the public note of a
+ * correction or withdrawal leaves.
+ */
+export interface SignalRow {
+  signal_id: string;
+  product_id: string;
+  dimension: string;
+  category: string;
+  summary: string;
+  status: 'released' | 'corrected' | 'withdrawn';
+  window_start: string;
+  window_end: string;
+  exact_change_date: string | null;
+  released_on: string;
+  before_state_id: string | null;
+  after_state_id: string | null;
+  corrections: Array<{ kind: 'correction' | 'withdrawal'; recorded_on: string; note: string }>;
+}
+
+export async function releasedSignalsOfProduct(db: ClientBase, productId: string): Promise<SignalRow[]> {
+  const { rows } = await db.query<SignalRow>({
+    name: 'record-released-signals-of-product',
+    text: `
+      SELECT s.signal_id, s.product_id, s.dimension, p.category, s.summary, s.status,
+             s.window_start, s.window_end, s.exact_change_date, s.released_on,
+             s.before_state_id, s.after_state_id,
+             coalesce((SELECT json_agg(json_build_object('kind', c.kind, 'recorded_on', c.recorded_on, 'note', c.public_note)
+                                       ORDER BY c.recorded_on, c.correction_id)
+                         FROM signal_corrections c WHERE c.signal_id = s.signal_id), '[]'::json) AS corrections
+        FROM signals s JOIN products p ON p.product_id = s.product_id
+       WHERE s.product_id = $1 AND s.released_on IS NOT NULL
+       ORDER BY s.window_end, s.released_on, s.signal_id`,
+    values: [productId],
+  });
+  return rows;
+}

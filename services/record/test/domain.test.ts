@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { Calculation } from '@evidence-record/contract';
+import { grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
+import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
+import { declaredFacts } from '../src/domain/facts';
+import { rankSearch, significantTokens } from '../src/domain/search-ranking';
+import type { PriceRow } from '../src/queries/prices';
+import type { DeclaredRow, StateRow } from '../src/queries/label';
+
+const price = (over: Partial<PriceRow> = {}): PriceRow => ({
+  product_id: 'prd_aaaaaaaaaaaa',
+  observed_at: '2026-05-01',
+  retailer: 'Shelfwise Supply',
+  price_cents: 4499,
+  price_basis: 'list',
+  servings_per_container: null,
+  state_servings: 30,
+  source_url: 'https://shelfwise.example/p/1',
+  ...over,
+});
+
+describe('serving economics arithmetic', () => {
+  it('price per serving is price / servings with its operands, date and basis', () => {
+    const calc = pricePerServing(price(), servingsFor(price(), 25));
+    expect(Calculation.parse(calc)).toEqual(calc);
+    expect(calc.result).toBe(1.4997);
+    expect(calc.as_of).toBe('2026-05-01');
+    expect(calc.price_basis).toBe('list');
+    expect(calc.operands.map((o) => [o.name, o.value])).toEqual([['price', 44.99], ['servings_per_container', 30]]);
+    expect(calc.operands[1]!.source).toBe('label state matched to the price observation');
+  });
+
+  it('takes servings from the observation first, the matched state second, the latest state last', () => {
+    expect(servingsFor(price({ servings_per_container: 20 }), 25)).toEqual({ value: 20, source: 'price observation' });
+    expect(servingsFor(price({ state_servings: null }), 25)).toEqual({ value: 25, source: 'latest label state' });
+    const none = pricePerServing(price({ state_servings: null }), servingsFor(price({ state_servings: null }), null));
+    expect(none.result).toBeNull();
+    expect(none.note).toMatch(/not calculated/i);
+  });
+
+  it('per gram only for ingredients declared at 1 g or more, converting units', () => {
+    const perServing = pricePerServing(price(), servingsFor(price(), null));
+    expect(grams(300, 'mg')).toBeCloseTo(0.3);
+    expect(grams(250, 'mcg')).toBeCloseTo(0.00025);
+    expect(grams(5, 'IU')).toBeNull();
+    expect(grams(null, 'g')).toBeNull();
+    expect(pricePerGramOf(perServing, { ingredient_id: 'ing_caffeine', declared_name: 'Caffeine Anhydrous', amount: 300, unit: 'mg' })).toBeNull();
+    expect(pricePerGramOf(perServing, { ingredient_id: 'ing_x', declared_name: 'Blend member', amount: null, unit: null })).toBeNull();
+    const creatine = pricePerGramOf(perServing, { ingredient_id: 'ing_creatine_monohydrate', declared_name: 'Creatine Monohydrate', amount: 5, unit: 'g' });
+    expect(creatine?.result).toBe(0.2999);
+    expect(creatine?.unit).toBe('USD per gram of Creatine Monohydrate');
+    const citrulline = pricePerGramOf(perServing, { ingredient_id: 'ing_l_citrulline', declared_name: 'L-Citrulline', amount: 6000, unit: 'mg' });
+    expect(citrulline?.result).toBe(0.25);
+  });
+
+  it('keeps the newest observation of each basis apart, list first', () => {
+    const rows = [
+      price({ observed_at: '2026-06-01', price_basis: 'promotional', price_cents: 3599 }),
+      price({ observed_at: '2026-05-01' }),
+      price({ observed_at: '2026-04-01', price_cents: 3999 }),
+      price({ observed_at: '2026-05-15', price_basis: 'subscription', price_cents: 3824 }),
+    ];
+    expect(newestPerBasis(rows).map((r) => [r.price_basis, r.observed_at])).toEqual([
+      ['list', '2026-05-01'],
+      ['promotional', '2026-06-01'],
+      ['subscription', '2026-05-15'],
+    ]);
+  });
+});
+
+describe('regulatory wording', () => {
+  const row = { ingredient_id: 'ing_x', record_kind: 'warning_letters', authority: 'U.S. Food and Drug Administration', year: 2019, title: 't', is_caution: false, reference_title: null, reference_url: null };
+
+  it('keeps curated descriptions that say what the filing is, including denials of a verdict', () => {
+    const text = 'Letters the FDA sent in 2019 to companies. They are correspondence to those firms, not a statement about any product in this Record.';
+    expect(readsAsVerdict(text)).toBe(false);
+    expect(whatItIs({ ...row, what_it_is: text })).toBe(text);
+    expect(readsAsVerdict('It is not an approval, a warning about any product, or a finding of harm.')).toBe(false);
+  });
+
+  it('replaces wording that reads as an approval, a safety verdict or a finding of harm', () => {
+    for (const bad of ['FDA approved this ingredient.', 'The ingredient is safe at 300 mg.', 'This substance is dangerous.', 'It causes harm to the heart.', 'Certified for sport.', 'Safe for daily use.']) {
+      expect(readsAsVerdict(bad), bad).toBe(true);
+      const replaced = whatItIs({ ...row, what_it_is: bad });
+      expect(replaced).toBe(neutralDescription(row));
+      expect(readsAsVerdict(replaced)).toBe(false);
+    }
+    expect(neutralDescription(row)).toMatch(/^This is warning letters: letters an agency sent/);
+  });
+});
+
+describe('declared facts', () => {
+  const state: StateRow = {
+    state_id: 'hs_aaaaaaaaaaaa', product_id: 'prd_aaaaaaaaaaaa', observed_from: '2026-01-01', observed_to: '2026-02-01', classification: 'comparable',
+    serving_size: 10, serving_unit: 'g', servings_per_container: 30, serving_description: '1 scoop', note: null, captured_on: '2026-02-01',
+    source_url: 'https://brand.example/p', declared_ingredient_count: 3,
+  };
+  const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
+    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, ingredient_id: null, ingredient_name: null, ...over,
+  });
+
+  it('puts a blend with its total before its members, members keep amount null, and an empty blend is still declared', () => {
+    const facts = declaredFacts(state, [
+      line({ row_kind: 'blend', position: null, blend_id: 7, blend_name: 'Focus Matrix', declared_name: 'Focus Matrix', amount: 1.2, unit: 'g' }),
+      line({ row_kind: 'blend', position: null, blend_id: 8, blend_name: 'Empty Matrix', declared_name: 'Empty Matrix', amount: 2, unit: 'g' }),
+      line({ position: 1, declared_name: 'Caffeine Anhydrous', amount: 250, unit: 'mg', ingredient_id: 'ing_caffeine' }),
+      line({ position: 2, blend_id: 7, blend_name: 'Focus Matrix', declared_name: 'L-Tyrosine', ingredient_id: 'ing_l_tyrosine' }),
+      line({ position: 3, blend_id: 7, blend_name: 'Focus Matrix', declared_name: 'Huperzine A' }),
+    ]);
+    expect(facts.map((f) => [f.kind, f.value.declared_name, f.value.amount, f.value.blend ?? null])).toEqual([
+      ['declared_ingredient', 'Caffeine Anhydrous', 250, null],
+      ['proprietary_blend', 'Focus Matrix', 1.2, null],
+      ['declared_ingredient', 'L-Tyrosine', null, 'Focus Matrix'],
+      ['declared_ingredient', 'Huperzine A', null, 'Focus Matrix'],
+      ['proprietary_blend', 'Empty Matrix', 2, null],
+    ]);
+    expect(facts.every((f) => f.observed_at === '2026-02-01' && f.source_url === 'https://brand.example/p')).toBe(true);
+  });
+});
+
+describe('search ranking', () => {
+  it('drops question words that name nothing', () => {
+    expect(significantTokens(['what', 'pre', 'workout', 'has', 'creatine', 'c4', 'x'])).toEqual(['creatine', 'c4']);
+  });
+
+  it('ranks an exact name above partial names and a name above an ingredient, and says what matched', () => {
+    const ranked = rankSearch(
+      [
+        { product_id: 'prd_b', field: 'name', value: 'Surge Stim-Free', exact: false, score: 1.6 },
+        { product_id: 'prd_a', field: 'name', value: 'Surge', exact: true, score: 3 },
+        { product_id: 'prd_a', field: 'alias', value: 'IV Surge', exact: false, score: 2 },
+      ],
+      [{ ingredient_id: 'ing_creatine_monohydrate', name: 'Creatine Monohydrate', matched: 'Creatine' }],
+      [{ product_id: 'prd_c', declared: [{ ingredient_id: 'ing_creatine_monohydrate', declared_name: 'Creatine Monohydrate' }] }],
+    );
+    expect(ranked.map((r) => r.product_id)).toEqual(['prd_a', 'prd_b', 'prd_c']);
+    expect(ranked[0]!.matched).toEqual([{ field: 'name', value: 'Surge' }, { field: 'alias', value: 'IV Surge' }]);
+    expect(ranked[2]!.matched).toEqual([{ field: 'declared_ingredient', value: 'Creatine Monohydrate', ingredient_id: 'ing_creatine_monohydrate' }]);
+  });
+
+  it('breaks ties by product id so the same question always ranks the same way', () => {
+    const hits = ['prd_z', 'prd_m', 'prd_a'].map((id) => ({ product_id: id, field: 'name' as const, value: 'Original', exact: true, score: 3 }));
+    expect(rankSearch(hits, [], []).map((r) => r.product_id)).toEqual(['prd_a', 'prd_m', 'prd_z']);
+  });
+});
