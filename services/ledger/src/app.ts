@@ -1,0 +1,42 @@
+import type express from 'express';
+import { capabilities } from '@evidence-record/contract';
+import {
+  createServiceApp,
+  currentRecordVersion,
+  finishServiceApp,
+  mountCapability,
+  type Logger,
+  type Metrics,
+  type Pool,
+  type ServiceAppOptions,
+} from '@evidence-record/platform';
+import { getLedgerEdition } from './capabilities/get-ledger-edition';
+import { listLedgerEditions } from './capabilities/list-ledger-editions';
+import { utcToday } from './period';
+
+export interface LedgerAppOptions {
+  pool: Pool;
+  log: Logger;
+  metrics: Metrics;
+  publicBaseUrl: string;
+  today?: () => string;
+}
+
+/** The ledger service: list_ledger_editions and get_ledger_edition. Ready when Postgres answers. */
+export function createLedgerApp(opts: LedgerAppOptions): express.Express {
+  const deps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
+  const serviceOpts: ServiceAppOptions = {
+    name: 'ledger',
+    log: opts.log,
+    metrics: opts.metrics,
+    readiness: async () => {
+      await opts.pool.query('SELECT 1');
+    },
+    recordVersion: () => currentRecordVersion(opts.pool),
+  };
+  const app = createServiceApp(serviceOpts);
+  mountCapability(app, serviceOpts, capabilities.list_ledger_editions, listLedgerEditions(deps));
+  mountCapability(app, serviceOpts, capabilities.get_ledger_edition, getLedgerEdition(deps));
+  finishServiceApp(app, serviceOpts);
+  return app;
+}

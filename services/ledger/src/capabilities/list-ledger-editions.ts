@@ -1,0 +1,44 @@
+import { buildAnswer, capabilities } from '@evidence-record/contract';
+import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import type { LedgerDeps } from '../deps';
+import { dataAsOf } from '../period';
+import { listEditions } from '../queries/editions';
+
+const capability = capabilities.list_ledger_editions;
+
+/**
+ * list_ledger_editions: every edition with its period, status, data-as-of
+ * date and count released. A closed edition's entry never changes; an open
+ * edition's date and count are live. The list names no Signal, so it spends
+ * no Signal budget.
+ */
+export function listLedgerEditions(deps: LedgerDeps): CapabilityHandler {
+  return async (_input, ctx) =>
+    withSnapshot(deps.pool, async (client, record) => {
+      const today = deps.today();
+      const rows = await listEditions(client, today);
+      const editions = rows.map((e) =>
+        e.status === 'closed'
+          ? { edition_id: e.edition_id, period: e.period, status: e.status, data_as_of: e.data_as_of, count_released: e.count_released }
+          : { edition_id: e.edition_id, period: e.period, status: e.status, data_as_of: dataAsOf(e.period, today), count_released: e.live_count_released },
+      );
+      const open = editions.filter((e) => e.status === 'open').length;
+      const answer = buildAnswer({
+        request_id: ctx.requestId,
+        capability: capability.name,
+        status: 'supported',
+        summary:
+          editions.length === 0
+            ? 'The Record holds no ledger editions yet.'
+            : `${editions.length} ledger edition${editions.length === 1 ? '' : 's'}, newest period first: ${editions.length - open} closed, ${open} open.`,
+        ledger: { editions },
+        limitations: [
+          'A closed edition never changes; the list is safe to cache keyed on record_version.',
+          ...(open > 0 ? ['An open edition\'s data-as-of date and count released are live and change until it is closed.'] : []),
+        ],
+        confidence: { level: 'high', basis: 'Read from the ledger editions of one Record version.' },
+        record,
+      });
+      return { answer, entities: [] };
+    });
+}

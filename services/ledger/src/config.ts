@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+
+export const LedgerConfigSchema = z.object({
+  ...baseEnv,
+  PORT: env.port(8103),
+  DATABASE_URL: env.databaseUrl,
+  /** Signals named in an edition answer carry their permanent public address. */
+  PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+export type LedgerConfig = z.infer<typeof LedgerConfigSchema>;
+
+export function loadLedgerConfig(source: NodeJS.ProcessEnv = process.env): LedgerConfig {
+  return loadConfig(LedgerConfigSchema, source);
+}

@@ -1,0 +1,62 @@
+import { DEFAULT_PAGE_SIZE, buildAnswer, capabilities, type SignalFeedQuery } from '@evidence-record/contract';
+import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import type { SignalsDeps } from '../deps';
+import { issueCursor, readCursor } from '../cursor';
+import { correctionsOf, releasedSignalsPage, type FeedFilters } from '../queries/signals';
+import { presentSignal } from '../present';
+
+const capability = capabilities.list_signal_changes;
+
+/**
+ * list_signal_changes: released Signals, newest release first (ties by
+ * Signal id, descending). `since` is exclusive and `until` inclusive, both
+ * release dates. Releases come in dated batches, one per date and each date
+ * after the last, so a poller that passes the newest `review.released_at` it
+ * processed as `since` receives every Signal exactly once.
+ */
+export function listSignalChanges(deps: SignalsDeps): CapabilityHandler {
+  return async ({ query }: { query: SignalFeedQuery }, ctx) => {
+    const filters: FeedFilters = {
+      since: query.since,
+      until: query.until,
+      product_id: query.product_id,
+      brand: query.brand,
+      dimension: query.dimension,
+      category: query.category,
+    };
+    const cursorContext = { secret: deps.cursorSecret, kind: 'feed' as const, filters: { ...filters } };
+    const below = query.cursor ? readCursor(cursorContext, query.cursor) : null;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+
+    return withSnapshot(deps.pool, async (client, record) => {
+      const rows = await releasedSignalsPage(client, filters, below ? { released_on: below.r, signal_id: below.s } : null, limit);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > limit && last ? issueCursor(cursorContext, { released_on: last.released_on, signal_id: last.signal_id }) : null;
+      const corrections = await correctionsOf(client, page.map((r) => r.signal_id));
+      const signals = page.map((r) => presentSignal(r, corrections.get(r.signal_id) ?? [], deps.publicBaseUrl));
+
+      const answer = buildAnswer({
+        request_id: ctx.requestId,
+        capability: capability.name,
+        status: 'supported',
+        summary:
+          signals.length === 0
+            ? below
+              ? 'No further released Signals match these filters: this is the last page.'
+              : 'No released Signals match these filters in the Record.'
+            : `${signals.length} released Signal${signals.length === 1 ? '' : 's'}, newest release first${nextCursor ? '; follow next_cursor for more' : ''}.`,
+        signals,
+        next_cursor: nextCursor,
+        limitations: [
+          'Ordered by release date, not by the date of the change: a late-released Signal appears at the top.',
+          'since is exclusive and until inclusive; store the newest review.released_at you processed and pass it as since next time.',
+          'Corrections and withdrawals keep a Signal\'s release date and address and never re-release it.',
+        ],
+        confidence: { level: 'high', basis: 'Every Signal listed was confirmed by a human reviewer between two comparable states and released in a dated batch.' },
+        record,
+      });
+      return { answer, entities: signals.map((s) => s.signal_id) };
+    });
+  };
+}

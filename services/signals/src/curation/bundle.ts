@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { IngredientId, ProductId, historyStateClasses, priceBases } from '@evidence-record/contract';
+
+/**
+ * A capture bundle: what an operator (or a capture job) read from sources,
+ * imported with `admin capture import --file bundle.json`. Strict at every
+ * level: an unknown property is a mistake in the bundle, not something to
+ * ignore.
+ */
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const DeclaredIngredientInput = z
+  .strictObject({
+    declared_name: text(200),
+    ingredient_id: IngredientId.nullable().default(null),
+    // null: the label names the ingredient without an amount. Never zero.
+    amount: z.number().positive().nullable(),
+    unit: text(20).nullable().default(null),
+    blend: text(200).nullable().default(null),
+  })
+  .refine((i) => i.amount === null || i.unit !== null, { message: 'an amount needs a unit', path: ['unit'] });
+
+export const BlendInput = z.strictObject({
+  name: text(200),
+  total_amount: z.number().positive().nullable().default(null),
+  total_unit: text(20).nullable().default(null),
+});
+
+export const LabelInput = z
+  .strictObject({
+    classification: z.enum(historyStateClasses),
+    serving: z
+      .strictObject({
+        size: z.number().positive().nullable().default(null),
+        unit: text(20).nullable().default(null),
+        servings_per_container: z.number().positive().nullable().default(null),
+        description: text(200).nullable().default(null),
+      })
+      .nullable()
+      .default(null),
+    blends: z.array(BlendInput).max(20).default([]),
+    ingredients: z.array(DeclaredIngredientInput).max(200),
+    note: text(500).nullable().default(null),
+  })
+  .refine((l) => l.ingredients.every((i) => i.blend === null || l.blends.some((b) => b.name === i.blend)), {
+    message: 'every ingredient blend must name a blend in blends',
+    path: ['ingredients'],
+  })
+  .refine((l) => new Set(l.blends.map((b) => b.name)).size === l.blends.length, { message: 'blend names must be distinct', path: ['blends'] });
+
+export const PriceInput = z.strictObject({
+  retailer: text(120),
+  price_cents: z.number().int().positive(),
+  // Only 'list' is ever called a list price.
+  basis: z.enum(priceBases),
+  servings_per_container: z.number().positive().nullable().default(null),
+});
+
+export const CaptureInput = z
+  .strictObject({
+    product_id: ProductId,
+    source: z.strictObject({
+      kind: z.enum(['manufacturer', 'retailer']),
+      url: z.url({ protocol: /^https?$/ }).max(2000),
+      retailer: text(120).nullable().default(null),
+    }),
+    observed_at: z.union([z.iso.datetime({ offset: true }), z.iso.date()]),
+    // Where the preserved source bytes are and their hash: operator-side only, never in an answer or an edition.
+    preserved: z.strictObject({ path: text(1000), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256') }),
+    label: LabelInput.nullable().default(null),
+    prices: z.array(PriceInput).max(20).default([]),
+  })
+  .refine((c) => c.label !== null || c.prices.length > 0, { message: 'a capture carries a label, prices, or both', path: ['label'] });
+
+export const CaptureBundle = z.strictObject({ captures: z.array(CaptureInput).min(1).max(1000) });
+
+export type CaptureBundle = z.infer<typeof CaptureBundle>;
+export type CaptureInput = z.infer<typeof CaptureInput>;
+export type LabelInput = z.infer<typeof LabelInput>;

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { ProductId, randomId, signalDimensions } from '@evidence-record/contract';
+import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
+import { CurationRefused } from './errors';
+import { formulaDiffers, labelOf, servingDiffers } from './labels';
+
+/**
+ * Candidates are proposed changes between two comparable states of one
+ * product. Only a reviewer's approval turns one into a Signal, and only a
+ * release makes that Signal public. Review notes stay on the operator side.
+ */
+const isoDate = z.iso.date();
+export const OpenCandidateInput = z
+  .strictObject({
+    product_id: ProductId,
+    dimension: z.enum(signalDimensions),
+    before_state_id: z.string().regex(/^hs_[0-9a-z]{12}$/).optional(),
+    after_state_id: z.string().regex(/^hs_[0-9a-z]{12}$/).optional(),
+    before_price_id: z.coerce.number().int().positive().optional(),
+    after_price_id: z.coerce.number().int().positive().optional(),
+    window_start: isoDate.optional(),
+    window_end: isoDate.optional(),
+    exact_change_date: isoDate.optional(),
+    summary: z.string().trim().min(10).max(400),
+  })
+  .refine((c) => c.dimension === 'price' || (c.before_state_id && c.after_state_id), {
+    message: 'a label change names --before and --after history states',
+    path: ['before_state_id'],
+  })
+  .refine((c) => c.dimension !== 'price' || (c.before_price_id && c.after_price_id), {
+    message: 'a price change names --before-price and --after-price list-price observations',
+    path: ['before_price_id'],
+  })
+  .refine((c) => c.dimension === 'price' || (c.before_price_id === undefined && c.after_price_id === undefined), {
+    message: 'only a price change names list-price observations',
+    path: ['before_price_id'],
+  });
+export type OpenCandidateInput = z.input<typeof OpenCandidateInput>;
+
+interface StateInfo {
+  state_id: string;
+  product_id: string;
+  observed_from: string;
+  observed_to: string;
+  classification: string;
+}
+
+interface PriceInfo {
+  observation_id: number;
+  product_id: string;
+  observed_at: string;
+  price_cents: number;
+  price_basis: string;
+  servings_per_container: number | null;
+}
+
+async function state(client: PoolClient, stateId: string, productId: string, side: string): Promise<StateInfo> {
+  const { rows } = await client.query<StateInfo>(
+    `SELECT state_id, product_id, observed_from, observed_to, classification FROM history_states WHERE state_id = $1`,
+    [stateId],
+  );
+  const s = rows[0];
+  if (!s) throw new CurationRefused(`${side} state ${stateId} does not exist`);
+  if (s.product_id !== productId) throw new CurationRefused(`${side} state ${stateId} is a state of ${s.product_id}, not ${productId}`);
+  if (s.classification !== 'comparable') throw new CurationRefused(`${side} state ${stateId} is ${s.classification}, not comparable`);
+  return s;
+}
+
+async function listPrice(client: PoolClient, id: number, productId: string, side: string): Promise<PriceInfo> {
+  const { rows } = await client.query<PriceInfo>(
+    `SELECT observation_id, product_id, observed_at, price_cents, price_basis, servings_per_container FROM price_observations WHERE observation_id = $1`,
+    [id],
+  );
+  const p = rows[0];
+  if (!p) throw new CurationRefused(`${side} price observation ${id} does not exist`);
+  if (p.product_id !== productId) throw new CurationRefused(`${side} price observation ${id} is a price of ${p.product_id}, not ${productId}`);
+  // A promotional-versus-list difference is never a price change.
+  if (p.price_basis !== 'list') throw new CurationRefused(`${side} price observation ${id} is a ${p.price_basis} price; a price change compares list prices`);
+  return p;
+}
+
+export async function openCandidate(pool: Pool, input: OpenCandidateInput): Promise<{ candidate_id: number; record_version: string | null }> {
+  const parsed = OpenCandidateInput.safeParse(input);
+  if (!parsed.success) throw new CurationRefused(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  const c = parsed.data;
+  const { result, record_version } = await withRecordChange(pool, `candidate opened for ${c.product_id}`, async (client) => {
+    const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [c.product_id]);
+    if (product.rowCount === 0) throw new CurationRefused(`product ${c.product_id} does not exist`);
+    const before = c.before_state_id ? await state(client, c.before_state_id, c.product_id, 'before') : null;
+    const after = c.after_state_id ? await state(client, c.after_state_id, c.product_id, 'after') : null;
+    if (before && after) {
+      if (before.state_id === after.state_id) throw new CurationRefused('before and after are the same state');
+      if (before.observed_to >= after.observed_from) {
+        throw new CurationRefused(`the before state (seen until ${before.observed_to}) must precede the after state (first seen ${after.observed_from})`);
+      }
+    }
+    let window: { start: string; end: string };
+    if (c.dimension === 'price') {
+      const bp = await listPrice(client, c.before_price_id!, c.product_id, 'before');
+      const ap = await listPrice(client, c.after_price_id!, c.product_id, 'after');
+      if (bp.observed_at >= ap.observed_at) throw new CurationRefused('the before list price must be observed before the after list price');
+      if (bp.price_cents === ap.price_cents && bp.servings_per_container === ap.servings_per_container) {
+        throw new CurationRefused('the two list prices are the same: there is no price change');
+      }
+      window = { start: bp.observed_at, end: ap.observed_at };
+    } else {
+      const a = await labelOf(client, before!.state_id);
+      const b = await labelOf(client, after!.state_id);
+      if (c.dimension === 'formula' && !formulaDiffers(a, b)) throw new CurationRefused('the two states declare the same formula');
+      if (c.dimension === 'serving' && !servingDiffers(a, b)) throw new CurationRefused('the two states declare the same serving configuration');
+      window = { start: before!.observed_to, end: after!.observed_from };
+    }
+    const start = c.window_start ?? window.start;
+    const end = c.window_end ?? window.end;
+    if (start > end) throw new CurationRefused(`window start ${start} is after window end ${end}`);
+    // The window may be narrowed with outside evidence, never moved outside what the two sides observed.
+    const outer = { start: before?.observed_from ?? window.start, end: after?.observed_to ?? window.end };
+    if (start < outer.start || end > outer.end) {
+      throw new CurationRefused(`the observation window ${start}..${end} must lie within ${outer.start}..${outer.end}`);
+    }
+    if (c.exact_change_date && (c.exact_change_date < start || c.exact_change_date > end)) {
+      throw new CurationRefused(`the exact change date ${c.exact_change_date} lies outside the observation window ${start}..${end}`);
+    }
+    const duplicate = await client.query(
+      `SELECT candidate_id FROM candidates
+        WHERE product_id = $1 AND dimension = $2 AND status <> 'refused'
+          AND before_state_id IS NOT DISTINCT FROM $3 AND after_state_id IS NOT DISTINCT FROM $4
+          AND before_price_id IS NOT DISTINCT FROM $5 AND after_price_id IS NOT DISTINCT FROM $6`,
+      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null],
+    );
+    if (duplicate.rowCount) throw new CurationRefused(`candidate ${duplicate.rows[0].candidate_id} already proposes this change`);
+    const { rows } = await client.query<{ candidate_id: number }>(
+      `INSERT INTO candidates (product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
+                               window_start, window_end, exact_change_date, summary)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING candidate_id`,
+      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null, start, end, c.exact_change_date ?? null, c.summary],
+    );
+    return rows[0]!.candidate_id;
+  });
+  return { candidate_id: result, record_version };
+}
+
+export interface ReviewInput {
+  candidate_id: number;
+  reviewer: string;
+  note: string;
+}
+
+function checkReview(input: ReviewInput): void {
+  if (!Number.isInteger(input.candidate_id) || input.candidate_id <= 0) throw new CurationRefused('a candidate id is a positive integer');
+  if (input.reviewer.trim().length === 0) throw new CurationRefused('a review names its reviewer');
+  if (input.note.trim().length === 0) throw new CurationRefused('a review carries a note');
+}
+
+async function claimOpen(client: PoolClient, candidateId: number): Promise<void> {
+  const { rows } = await client.query<{ status: string }>('SELECT status FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
+  if (!rows[0]) throw new CurationRefused(`candidate ${candidateId} does not exist`);
+  if (rows[0].status !== 'open') throw new CurationRefused(`candidate ${candidateId} is already ${rows[0].status}`);
+}
+
+/** Approves a candidate and creates its Signal, which stays unpublished until the next release. */
+export async function approveCandidate(pool: Pool, input: ReviewInput): Promise<{ candidate_id: number; signal_id: string; record_version: string | null }> {
+  checkReview(input);
+  const { result, record_version } = await withRecordChange(pool, `candidate ${input.candidate_id} approved`, async (client) => {
+    await claimOpen(client, input.candidate_id);
+    await client.query(
+      `UPDATE candidates SET status = 'approved', reviewer = $2, review_note = $3, reviewed_at = now() WHERE candidate_id = $1`,
+      [input.candidate_id, input.reviewer.trim(), input.note.trim()],
+    );
+    const signalId = `sig_${randomId()}`;
+    await client.query(
+      `INSERT INTO signals (signal_id, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
+                            window_start, window_end, exact_change_date, summary)
+       SELECT $2, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
+              window_start, window_end, exact_change_date, summary
+         FROM candidates WHERE candidate_id = $1`,
+      [input.candidate_id, signalId],
+    );
+    return signalId;
+  });
+  return { candidate_id: input.candidate_id, signal_id: result, record_version };
+}
+
+export async function refuseCandidate(pool: Pool, input: ReviewInput): Promise<{ candidate_id: number; record_version: string | null }> {
+  checkReview(input);
+  const { record_version } = await withRecordChange(pool, `candidate ${input.candidate_id} refused`, async (client) => {
+    await claimOpen(client, input.candidate_id);
+    await client.query(
+      `UPDATE candidates SET status = 'refused', reviewer = $2, review_note = $3, reviewed_at = now() WHERE candidate_id = $1`,
+      [input.candidate_id, input.reviewer.trim(), input.note.trim()],
+    );
+  });
+  return { candidate_id: input.candidate_id, record_version };
+}

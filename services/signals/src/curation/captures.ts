@@ -1,0 +1,179 @@
+import { randomId } from '@evidence-record/contract';
+import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
+import { CaptureBundle, type CaptureInput, type LabelInput } from './bundle';
+import { CurationRefused } from './errors';
+import { labelOf, sameLabel, type LabelContent } from './labels';
+
+export interface ImportResult {
+  record_version: string | null;
+  captures: number;
+  states_created: string[];
+  states_extended: string[];
+  price_observations: number;
+}
+
+/**
+ * Imports a bundle of captures in one Record change. Per product, in date
+ * order: a label identical to the product's newest history state extends
+ * that state's observed range (and is linked as a reading of it); a
+ * different label starts a new history state. Prices become dated
+ * observations tied to the state in force.
+ */
+export async function importCaptures(pool: Pool, input: unknown): Promise<ImportResult> {
+  const parsed = CaptureBundle.safeParse(input);
+  if (!parsed.success) {
+    throw new CurationRefused(`invalid bundle: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const captures = [...parsed.data.captures].sort((a, b) => (dateOf(a) < dateOf(b) ? -1 : dateOf(a) > dateOf(b) ? 1 : 0));
+  const { result, record_version } = await withRecordChange(pool, `capture import (${captures.length} captures)`, async (client) => {
+    await requireCatalogue(client, captures);
+    const out = { states_created: [] as string[], states_extended: [] as string[], price_observations: 0 };
+    for (const capture of captures) {
+      const sourceId = await sourceFor(client, capture);
+      const { rows } = await client.query<{ capture_id: number }>(
+        `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path) VALUES ($1, $2, $3, $4) RETURNING capture_id`,
+        [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path],
+      );
+      const captureId = rows[0]!.capture_id;
+      let stateId: string | null = null;
+      if (capture.label) {
+        const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId);
+        stateId = placed.state_id;
+        (placed.created ? out.states_created : out.states_extended).push(placed.state_id);
+      } else {
+        stateId = (await newestState(client, capture.product_id))?.state_id ?? null;
+      }
+      for (const price of capture.prices) {
+        await client.query(
+          `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [capture.product_id, sourceId, price.retailer, dateOf(capture), price.price_cents, price.basis, price.servings_per_container, stateId],
+        );
+        out.price_observations++;
+      }
+    }
+    return out;
+  });
+  return { record_version, captures: captures.length, ...result, states_extended: [...new Set(result.states_extended)] };
+}
+
+function dateOf(c: CaptureInput): string {
+  return c.observed_at.slice(0, 10);
+}
+
+function timestampOf(c: CaptureInput): string {
+  return c.observed_at.length === 10 ? `${c.observed_at}T00:00:00Z` : c.observed_at;
+}
+
+async function requireCatalogue(client: PoolClient, captures: CaptureInput[]): Promise<void> {
+  const products = [...new Set(captures.map((c) => c.product_id))];
+  const found = await client.query<{ product_id: string }>('SELECT product_id FROM products WHERE product_id = ANY($1::text[])', [products]);
+  const missing = products.filter((p) => !found.rows.some((r) => r.product_id === p));
+  if (missing.length) throw new CurationRefused(`unknown products: ${missing.join(', ')}`);
+  const ingredients = [...new Set(captures.flatMap((c) => c.label?.ingredients.map((i) => i.ingredient_id) ?? []).filter((i): i is string => i !== null))];
+  const known = await client.query<{ ingredient_id: string }>('SELECT ingredient_id FROM ingredients WHERE ingredient_id = ANY($1::text[])', [ingredients]);
+  const unknown = ingredients.filter((i) => !known.rows.some((r) => r.ingredient_id === i));
+  if (unknown.length) throw new CurationRefused(`unknown ingredient ids: ${unknown.join(', ')}`);
+}
+
+async function sourceFor(client: PoolClient, capture: CaptureInput): Promise<number> {
+  const existing = await client.query<{ source_id: number }>(
+    `UPDATE sources SET last_read_at = greatest(last_read_at, $3::timestamptz)
+      WHERE product_id = $1 AND url = $2 RETURNING source_id`,
+    [capture.product_id, capture.source.url, timestampOf(capture)],
+  );
+  if (existing.rows[0]) return existing.rows[0].source_id;
+  const { rows } = await client.query<{ source_id: number }>(
+    `INSERT INTO sources (product_id, kind, retailer, url, last_read_at) VALUES ($1, $2, $3, $4, $5) RETURNING source_id`,
+    [capture.product_id, capture.source.kind, capture.source.retailer, capture.source.url, timestampOf(capture)],
+  );
+  return rows[0]!.source_id;
+}
+
+interface NewestState {
+  state_id: string;
+  observed_from: string;
+  observed_to: string;
+}
+
+async function newestState(client: PoolClient, productId: string): Promise<NewestState | null> {
+  const { rows } = await client.query<NewestState>(
+    `SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1
+      ORDER BY observed_from DESC, observed_to DESC, state_id DESC LIMIT 1`,
+    [productId],
+  );
+  return rows[0] ?? null;
+}
+
+async function placeLabel(
+  client: PoolClient,
+  productId: string,
+  date: string,
+  label: LabelInput,
+  captureId: number,
+): Promise<{ state_id: string; created: boolean }> {
+  const newest = await newestState(client, productId);
+  const incoming = contentOf(label);
+  if (newest) {
+    if (date < newest.observed_from) {
+      throw new CurationRefused(`a label of ${productId} dated ${date} predates its newest history state (${newest.observed_from}); import captures in date order`);
+    }
+    if (sameLabel(await labelOf(client, newest.state_id), incoming)) {
+      await client.query(`UPDATE history_states SET observed_to = greatest(observed_to, $2::date) WHERE state_id = $1`, [newest.state_id, date]);
+      await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
+      return { state_id: newest.state_id, created: false };
+    }
+    if (date <= newest.observed_to) {
+      throw new CurationRefused(`a different label of ${productId} dated ${date} falls within its newest history state (${newest.observed_from}..${newest.observed_to})`);
+    }
+  }
+  const stateId = `hs_${randomId()}`;
+  await client.query(
+    `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      stateId,
+      productId,
+      captureId,
+      date,
+      label.classification,
+      label.serving?.size ?? null,
+      label.serving?.unit ?? null,
+      label.serving?.servings_per_container ?? null,
+      label.serving?.description ?? null,
+      label.note,
+    ],
+  );
+  const blendIds = new Map<string, number>();
+  for (const b of label.blends) {
+    const { rows } = await client.query<{ blend_id: number }>(
+      `INSERT INTO declared_blends (state_id, name, total_amount, total_unit) VALUES ($1, $2, $3, $4) RETURNING blend_id`,
+      [stateId, b.name, b.total_amount, b.total_unit],
+    );
+    blendIds.set(b.name, rows[0]!.blend_id);
+  }
+  let position = 0;
+  for (const i of label.ingredients) {
+    position++;
+    await client.query(
+      `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, blend_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [stateId, position, i.ingredient_id, i.declared_name, i.amount, i.unit, i.blend ? blendIds.get(i.blend) : null],
+    );
+  }
+  return { state_id: stateId, created: true };
+}
+
+function contentOf(label: LabelInput): LabelContent {
+  return {
+    classification: label.classification,
+    serving: {
+      size: label.serving?.size ?? null,
+      unit: label.serving?.unit ?? null,
+      servings_per_container: label.serving?.servings_per_container ?? null,
+      description: label.serving?.description ?? null,
+    },
+    blends: label.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
+    ingredients: label.ingredients.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, blend: i.blend })),
+  };
+}

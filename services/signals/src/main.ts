@@ -1,0 +1,32 @@
+import { Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
+import { createSignalsApp } from './app';
+import { loadSignalsConfig } from './config';
+import { OutboxRelay } from './outbox/relay';
+
+const config = loadSignalsConfig();
+const log = createLogger('signals', config.LOG_LEVEL);
+const metrics = new Metrics('signals');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX });
+
+// The API starts without waiting for NATS; the relay connects on its own and drains when it can.
+const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
+relay.start();
+
+const app = createSignalsApp({
+  pool,
+  log,
+  metrics,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  cursorSecret: config.CURSOR_SECRET,
+  relayStatus: () => relay.status(),
+});
+
+await startService(app, {
+  port: config.PORT,
+  log,
+  graceMs: config.SHUTDOWN_GRACE_MS,
+  onShutdown: async () => {
+    await relay.stop();
+    await pool.end();
+  },
+});

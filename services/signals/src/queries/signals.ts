@@ -1,0 +1,136 @@
+import type { PoolClient } from '@evidence-record/platform';
+
+/**
+ * Reads of released Signals. Every query here requires `released_on IS NOT
+ * NULL`: a Signal row exists only for an approved candidate (schema trigger),
+ * and it surfaces only once it has been released in a dated batch.
+ */
+export interface SignalRow {
+  signal_id: string;
+  product_id: string;
+  product_name: string;
+  brand_id: string;
+  brand_name: string;
+  category: string;
+  dimension: string;
+  summary: string;
+  status: 'released' | 'corrected' | 'withdrawn';
+  window_start: string;
+  window_end: string;
+  exact_change_date: string | null;
+  released_on: string;
+  before_state_id: string | null;
+  after_state_id: string | null;
+  before_price_id: number | null;
+  after_price_id: number | null;
+}
+
+const signalColumns = `
+  s.signal_id, s.product_id, p.name AS product_name, p.brand_id, b.name AS brand_name, p.category,
+  s.dimension, s.summary, s.status, s.window_start, s.window_end, s.exact_change_date, s.released_on,
+  s.before_state_id, s.after_state_id, s.before_price_id, s.after_price_id`;
+
+export async function findReleasedSignal(client: PoolClient, signalId: string): Promise<SignalRow | null> {
+  const { rows } = await client.query<SignalRow>({
+    name: 'signals-find-released',
+    text: `SELECT ${signalColumns}
+             FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
+            WHERE s.signal_id = $1 AND s.released_on IS NOT NULL`,
+    values: [signalId],
+  });
+  return rows[0] ?? null;
+}
+
+export interface FeedFilters {
+  /** Exclusive: released_on > since. */
+  since?: string;
+  /** Inclusive: released_on <= until. */
+  until?: string;
+  product_id?: string;
+  brand?: string;
+  dimension?: string;
+  category?: string;
+}
+
+/**
+ * One page of released Signals, newest release first, below an optional
+ * keyset position. Fetches one row more than the page so the caller knows
+ * whether another page exists.
+ */
+export async function releasedSignalsPage(
+  client: PoolClient,
+  filters: FeedFilters,
+  below: { released_on: string; signal_id: string } | null,
+  limit: number,
+): Promise<SignalRow[]> {
+  const { rows } = await client.query<SignalRow>({
+    name: 'signals-feed-page',
+    text: `SELECT ${signalColumns}
+             FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
+            WHERE s.released_on IS NOT NULL
+              AND ($1::date IS NULL OR s.released_on > $1::date)
+              AND ($2::date IS NULL OR s.released_on <= $2::date)
+              AND ($3::text IS NULL OR s.product_id = $3::text)
+              AND ($4::text IS NULL OR p.brand_id = $4::text)
+              AND ($5::text IS NULL OR s.dimension = $5::text)
+              AND ($6::text IS NULL OR p.category = $6::text)
+              AND ($7::date IS NULL OR (s.released_on, s.signal_id) < ($7::date, $8::text))
+            ORDER BY s.released_on DESC, s.signal_id DESC
+            LIMIT $9`,
+    values: [
+      filters.since ?? null,
+      filters.until ?? null,
+      filters.product_id ?? null,
+      filters.brand ?? null,
+      filters.dimension ?? null,
+      filters.category ?? null,
+      below?.released_on ?? null,
+      below?.signal_id ?? null,
+      limit + 1,
+    ],
+  });
+  return rows;
+}
+
+export interface CorrectionRow {
+  signal_id: string;
+  kind: 'correction' | 'withdrawal';
+  recorded_on: string;
+  public_note: string;
+}
+
+/** Public corrections only: the operator note never leaves the operator side. */
+export async function correctionsOf(client: PoolClient, signalIds: string[]): Promise<Map<string, CorrectionRow[]>> {
+  const out = new Map<string, CorrectionRow[]>();
+  if (signalIds.length === 0) return out;
+  const { rows } = await client.query<CorrectionRow>({
+    name: 'signals-corrections',
+    text: `SELECT signal_id, kind, recorded_on, public_note
+             FROM signal_corrections WHERE signal_id = ANY($1::text[])
+            ORDER BY recorded_on, correction_id`,
+    values: [signalIds],
+  });
+  for (const r of rows) out.set(r.signal_id, [...(out.get(r.signal_id) ?? []), r]);
+  return out;
+}
+
+export interface ProductRow {
+  product_id: string;
+  name: string;
+  brand_id: string;
+  brand_name: string;
+  category: string;
+  form: string;
+  depth_class: 'REGISTERED' | 'CAPTURED' | 'TRACKED';
+  retired_on: string | null;
+}
+
+export async function productIdentity(client: PoolClient, productId: string): Promise<ProductRow | null> {
+  const { rows } = await client.query<ProductRow>({
+    name: 'signals-product-identity',
+    text: `SELECT p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on
+             FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
+    values: [productId],
+  });
+  return rows[0] ?? null;
+}
