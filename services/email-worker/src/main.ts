@@ -1,0 +1,43 @@
+import { connectNats, createLogger, createPool, Metrics, startService } from '@evidence-record/platform';
+import { createEmailWorkerApp } from './app';
+import { loadEmailWorkerConfig } from './config';
+import { createMailer } from './smtp';
+import { startEmailWorker } from './worker';
+
+const config = loadEmailWorkerConfig();
+const log = createLogger('email-worker', config.LOG_LEVEL);
+const metrics = new Metrics('email-worker');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2 });
+const nc = await connectNats(config.NATS_URL, 'email-worker');
+const mailer = createMailer(config.SMTP_URL, { timeoutMs: config.SMTP_TIMEOUT_MS, maxConnections: config.EMAIL_CONCURRENCY });
+
+const worker = await startEmailWorker({
+  nc,
+  pool,
+  mailer,
+  log,
+  metrics,
+  natsPrefix: config.NATS_PREFIX,
+  durable: config.EMAIL_DURABLE,
+  ackWaitMs: config.EMAIL_ACK_WAIT_MS,
+  concurrency: config.EMAIL_CONCURRENCY,
+  mailFrom: config.MAIL_FROM,
+  publicBaseUrl: config.PUBLIC_BASE_URL,
+  leaseMs: config.EMAIL_LEASE_MS,
+  maxAttempts: config.EMAIL_MAX_ATTEMPTS,
+  backoffBaseMs: config.EMAIL_BACKOFF_BASE_MS,
+  backoffMaxMs: config.EMAIL_BACKOFF_MAX_MS,
+  crashAfterSend: config.EMAIL_WORKER_CRASH_AFTER_SEND === '1',
+});
+
+await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
+  port: config.PORT,
+  log,
+  graceMs: config.SHUTDOWN_GRACE_MS,
+  onShutdown: async () => {
+    await worker.stop();
+    mailer.close();
+    await nc.drain().catch(() => undefined);
+    await pool.end();
+  },
+});

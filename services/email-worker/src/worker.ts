@@ -1,0 +1,191 @@
+import { JSONCodec, type JsMsg } from 'nats';
+import type { Transporter } from 'nodemailer';
+import { AlertRequestedEvent, streamNames } from '@evidence-record/contract';
+import { ensureStreams, type Logger, type Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
+import { backoffMs } from './backoff';
+import { deliveryStep } from './delivery-step';
+import { ensureDurableConsumer, runDurableConsumer, type RunningConsumer } from './durable-consumer';
+import { renderAlertEmail } from './message';
+import { consumerLagGauge, emailMetrics, type EmailMetrics } from './metrics';
+import { cancelAlert, claimAlert, loadAlert, markDead, markRetry, markSent } from './queries/alerts';
+import { classifySmtpFailure } from './smtp';
+
+export interface DeliveryOptions {
+  pool: Pool;
+  mailer: Transporter;
+  log: Logger;
+  metrics: EmailMetrics;
+  mailFrom: string;
+  publicBaseUrl: string;
+  leaseMs: number;
+  maxAttempts: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Test hook (EMAIL_WORKER_CRASH_AFTER_SEND=1): die between recording 'sent' and the acknowledgement. */
+  crashAfterSend: boolean;
+}
+
+const json = JSONCodec();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Delivers the alert one ALERTS message names, exactly once in the normal
+ * case: settled alerts are only acknowledged, the claim is one conditional
+ * UPDATE, 'sent' is recorded the moment the SMTP server accepts, and the
+ * message is acknowledged only after that. Temporary SMTP failures come back
+ * with exponential backoff; a 5xx rejection or the last allowed attempt
+ * leaves a dead letter for the operator.
+ */
+export function alertMessageHandler(o: DeliveryOptions): (msg: JsMsg) => Promise<void> {
+  return async (msg) => {
+    let event: AlertRequestedEvent;
+    try {
+      event = AlertRequestedEvent.parse(json.decode(msg.data));
+    } catch (err) {
+      o.log.error({ err: String(err), seq: msg.seq }, 'AlertRequestedEvent does not match the contract; dropping it');
+      o.metrics.skipped.inc({ reason: 'invalid' });
+      msg.term('invalid AlertRequestedEvent');
+      return;
+    }
+    const log = o.log.child({ alert_id: event.alert_id, signal_id: event.signal_id });
+    try {
+      await deliver(o, msg, event, log);
+    } catch (err) {
+      // Postgres trouble before anything was sent: try again shortly.
+      o.metrics.failed.inc({ kind: 'internal' });
+      log.warn({ err: String(err) }, 'delivery step failed before sending; retrying');
+      msg.nak(5_000);
+    }
+  };
+}
+
+async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEvent, log: Logger): Promise<void> {
+  const alert = await loadAlert(o.pool, event.alert_id, o.leaseMs);
+  if (!alert) {
+    // The fan-out stores every alert before publishing it, so this message is not ours.
+    log.error('alert message names no stored alert; dropping it');
+    o.metrics.skipped.inc({ reason: 'unknown_alert' });
+    msg.term('unknown alert');
+    return;
+  }
+
+  const step = deliveryStep(alert);
+  if (step.kind === 'done') {
+    o.metrics.skipped.inc({ reason: step.reason });
+    msg.ack();
+    return;
+  }
+  if (step.kind === 'wait') {
+    msg.nak(step.ms);
+    return;
+  }
+  if (step.kind === 'cancel') {
+    await cancelAlert(o.pool, alert.alert_id, step.reason, o.leaseMs);
+    o.metrics.cancelled.inc({ reason: step.reason });
+    log.info({ reason: step.reason }, 'alert cancelled before delivery');
+    msg.ack();
+    return;
+  }
+
+  const attempt = await claimAlert(o.pool, alert.alert_id, o.leaseMs);
+  if (attempt === null) {
+    // Lost a race (another worker claimed it, or the watch was just removed): look again later.
+    msg.nak(1_000);
+    return;
+  }
+
+  const email = renderAlertEmail(alert, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom });
+  const started = process.hrtime.bigint();
+  let smtpMessageId: string;
+  try {
+    const info = (await o.mailer.sendMail({
+      from: o.mailFrom,
+      to: alert.email,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: email.messageId,
+      headers: { 'X-Evidence-Record-Alert': alert.alert_id },
+    })) as { messageId?: string; response?: string };
+    smtpMessageId = `${info.messageId ?? email.messageId}${info.response ? ` ${info.response}` : ''}`.slice(0, 500);
+  } catch (err) {
+    await settleFailure(o, msg, alert.alert_id, attempt, err, log);
+    return;
+  }
+
+  // Accepted. Recording it right now is what keeps a redelivery from sending again.
+  await recordSent(o, msg, alert.alert_id, smtpMessageId, log);
+  o.metrics.sent.inc();
+  o.metrics.sendSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  if (o.crashAfterSend) process.kill(process.pid, 'SIGKILL');
+  msg.ack();
+  log.info({ attempt }, 'alert email sent');
+}
+
+async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, attempt: number, err: unknown, log: Logger): Promise<void> {
+  const failure = classifySmtpFailure(err);
+  if (failure.permanent || attempt >= o.maxAttempts) {
+    await markDead(o.pool, alertId, failure.message);
+    o.metrics.dead.inc();
+    log.error({ attempt, permanent: failure.permanent, error: failure.message }, 'alert is a dead letter');
+    msg.ack();
+    return;
+  }
+  await markRetry(o.pool, alertId, failure.message);
+  const delay = backoffMs(attempt, o.backoffBaseMs, o.backoffMaxMs);
+  o.metrics.failed.inc({ kind: 'smtp' });
+  log.warn({ attempt, retry_in_ms: delay, error: failure.message }, 'SMTP send failed; will retry');
+  msg.nak(delay);
+}
+
+/**
+ * The one step between SMTP acceptance and the acknowledgement. If Postgres
+ * is briefly away we keep trying (and keep the message) for half the lease;
+ * past that another worker could take the alert over, which is the residual
+ * at-least-once window documented in docs/watch-and-alerts.md.
+ */
+async function recordSent(o: DeliveryOptions, msg: JsMsg, alertId: string, smtpMessageId: string, log: Logger): Promise<void> {
+  const deadline = Date.now() + o.leaseMs / 2;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      if (!(await markSent(o.pool, alertId, smtpMessageId))) log.warn('alert was no longer claimed by this worker when it was recorded as sent');
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      log.warn({ err: String(err) }, 'could not record the sent alert yet; retrying');
+      msg.working();
+      await sleep(wait);
+    }
+  }
+}
+
+export interface EmailWorkerOptions extends Omit<DeliveryOptions, 'metrics' | 'log'> {
+  nc: NatsConnection;
+  natsPrefix: string;
+  durable: string;
+  ackWaitMs: number;
+  concurrency: number;
+  log: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Starts consuming alerts: the ALERTS stream and the shared durable consumer
+ * are created idempotently, so any number of replicas can start at once and
+ * JetStream hands each message to exactly one of them at a time.
+ */
+export async function startEmailWorker(opts: EmailWorkerOptions): Promise<RunningConsumer> {
+  const names = await ensureStreams(opts.nc, opts.natsPrefix);
+  const consumerSpec = { nc: opts.nc, stream: names.alerts.stream, durable: opts.durable, filterSubject: streamNames(opts.natsPrefix).alerts.requested, ackWaitMs: opts.ackWaitMs };
+  await ensureDurableConsumer(consumerSpec);
+  const log = opts.log.child({ component: 'email-worker' });
+  const running = runDurableConsumer({
+    ...consumerSpec,
+    concurrency: opts.concurrency,
+    log,
+    handle: alertMessageHandler({ ...opts, log, metrics: emailMetrics(opts.metrics) }),
+  });
+  consumerLagGauge(opts.metrics, opts.durable, running.lag);
+  log.info({ stream: names.alerts.stream, durable: opts.durable, concurrency: opts.concurrency }, 'email worker started');
+  return running;
+}
