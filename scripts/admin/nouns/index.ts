@@ -1,4 +1,15 @@
 import type { Noun } from '../cli';
+import { capture } from './capture';
+import { candidate } from './candidate';
+import { signal } from './signal';
+import { edition } from './edition';
+import { outbox } from './outbox';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
-export const nouns: Noun[] = [];
+export const nouns: Noun[] = [
+  capture,
+  candidate,
+  signal,
+  edition,
+  outbox,
+];

@@ -1,0 +1,51 @@
+import { approveCandidate, openCandidate, refuseCandidate } from '@evidence-record/signals';
+import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
+
+function candidateId(flags: Flags): number {
+  const raw = positional(flags, 0, 'candidate_id');
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new UsageError(`${raw} is not a candidate id`);
+  return id;
+}
+
+/** Candidates: proposed changes between two comparable states, reviewed before they can become Signals. */
+export const candidate: Noun = {
+  noun: 'candidate',
+  summary: 'propose a change between two comparable states, then approve or refuse it (curation)',
+  verbs: {
+    open: {
+      usage:
+        '--product P --dimension formula|serving|identity --before S1 --after S2 --summary TEXT [--window-start D --window-end D] [--exact-date D]\n' +
+        '    price changes: --dimension price --before-price OBS1 --after-price OBS2 [--before S1 --after S2]',
+      run: async ({ pool, flags }) => {
+        const out = await openCandidate(pool, {
+          product_id: required(flags, 'product'),
+          dimension: required(flags, 'dimension') as never,
+          before_state_id: optional(flags, 'before'),
+          after_state_id: optional(flags, 'after'),
+          before_price_id: optional(flags, 'before-price') as never,
+          after_price_id: optional(flags, 'after-price') as never,
+          window_start: optional(flags, 'window-start'),
+          window_end: optional(flags, 'window-end'),
+          exact_change_date: optional(flags, 'exact-date'),
+          summary: required(flags, 'summary'),
+        });
+        return { ...out, status: 'open' };
+      },
+    },
+    approve: {
+      usage: '<candidate_id> --reviewer R --note N   (creates the Signal; it surfaces only after `signal release`)',
+      run: async ({ pool, flags }) => {
+        const out = await approveCandidate(pool, { candidate_id: candidateId(flags), reviewer: required(flags, 'reviewer'), note: required(flags, 'note') });
+        return { ...out, status: 'approved', released: false };
+      },
+    },
+    refuse: {
+      usage: '<candidate_id> --reviewer R --note N',
+      run: async ({ pool, flags }) => {
+        const out = await refuseCandidate(pool, { candidate_id: candidateId(flags), reviewer: required(flags, 'reviewer'), note: required(flags, 'note') });
+        return { ...out, status: 'refused' };
+      },
+    },
+  },
+};
