@@ -4,6 +4,7 @@ import { candidate } from './candidate';
 import { signal } from './signal';
 import { edition } from './edition';
 import { outbox } from './outbox';
+import { alert } from './alert';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -12,4 +13,5 @@ export const nouns: Noun[] = [
   signal,
   edition,
   outbox,
+  alert,
 ];
