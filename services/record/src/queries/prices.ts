@@ -55,7 +55,7 @@ export async function priceObservations(db: ClientBase, productId: string, cap: 
     text: `SELECT ${priceColumns}, count(*) OVER () AS total
              FROM price_observations po ${priceJoins}
             WHERE po.product_id = $1
-            ORDER BY po.observed_at DESC, po.observation_id DESC
+            ORDER BY po.observed_at DESC, po.price_basis, po.retailer, po.observation_id DESC
             LIMIT $2`,
     values: [productId, cap],
   });
