@@ -1,0 +1,194 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { Redis } from 'ioredis';
+import { Gauge } from 'prom-client';
+import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, buildOpenApiDocument } from '@evidence-record/contract';
+import { Metrics, createLogger, createPool, type Logger, type Pool } from '@evidence-record/platform';
+import type { GatewayConfig } from './config';
+import { KeyCache, type KeyCacheOptions } from './access/key-cache';
+import { loadKeyRecord } from './access/key-record';
+import { followKeyChanges } from './access/invalidation';
+import { serveCapability } from './capability';
+import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from './context';
+import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
+import { Upstreams } from './http/upstream';
+import { installScripts } from './limits/scripts';
+import { serveMcp } from './mcp';
+import { RecordVersionWatch } from './record-version';
+import { RouteTable } from './routes';
+import { ExtractionEnforcer } from './scoring/enforce';
+import { defaultScoringPolicy, type ScoringPolicy } from './scoring/policy';
+import { serveUnchecked } from './unchecked';
+import { UsageLog } from './usage/usage-log';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  log?: Logger;
+  metrics?: Metrics;
+  /** Connections made elsewhere are used and left open; otherwise they are made from config and closed by close(). */
+  pool?: Pool;
+  redis?: Redis;
+  scoring?: Partial<ScoringPolicy>;
+  /** Wall clock for budget days, key expiry and scores (tests move it). */
+  clock?: () => number;
+  keyCache?: KeyCacheOptions;
+  usage?: { intervalMs?: number; batchSize?: number };
+  recordVersionIntervalMs?: number;
+}
+
+export interface Gateway {
+  app: express.Express;
+  context: GatewayContext;
+  close: () => Promise<void>;
+}
+
+const API_PREFIX = '/api/v1/';
+
+/** A Redis connection that fails fast instead of queueing: a request must never wait on a Redis that is gone. */
+export function connectRedis(url: string, log: Logger, name: string): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+    connectionName: name,
+  });
+  let lastLogged = 0;
+  redis.on('error', (err: Error) => {
+    if (Date.now() - lastLogged > 5000) {
+      lastLogged = Date.now();
+      log.error({ err: err.message, connection: name }, 'redis error');
+    }
+  });
+  return redis;
+}
+
+/**
+ * Builds the gateway: connects (unless given connections), loads the route
+ * table, and returns the express app. Used by main.ts and, in-process on
+ * port 0, by the tests.
+ */
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config } = deps;
+  const log = deps.log ?? createLogger('gateway', config.logLevel);
+  const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
+  const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs) });
+  const closers: Array<() => Promise<void> | void> = [() => upstreams.close()];
+
+  let checked: GatewayContext['checked'] = null;
+  if (config.checks) {
+    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000 });
+    if (!deps.pool) closers.push(() => pool.end());
+    const redis = installScripts(deps.redis ?? connectRedis(config.redisUrl, log, 'gateway'));
+    if (!deps.redis) {
+      await redis.connect();
+      closers.push(async () => void (await redis.quit().catch(() => redis.disconnect())));
+    }
+    const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false, lazyConnect: true, connectionName: 'gateway-keys' });
+    subscriber.on('error', () => undefined);
+    await subscriber.connect();
+    closers.push(() => subscriber.disconnect());
+
+    const keys = new KeyCache((keyId) => loadKeyRecord(pool, keyId), deps.keyCache);
+    const stopFollowing = await followKeyChanges(subscriber, config.redisPrefix, keys, log);
+    closers.push(stopFollowing);
+    // Read when scraped, never on the request path.
+    new Gauge({ name: 'er_gateway_key_cache_entries', help: 'Key records held in the in-process cache', registers: [metrics.base.registry], collect() { this.set(keys.size); } });
+    new Gauge({
+      name: 'er_gateway_key_cache_lookups',
+      help: 'Key cache lookups since start, by result',
+      labelNames: ['result'],
+      registers: [metrics.base.registry],
+      collect() {
+        this.set({ result: 'hit' }, keys.hits);
+        this.set({ result: 'miss' }, keys.misses);
+      },
+    });
+
+    const recordVersion = new RecordVersionWatch(pool, log, deps.recordVersionIntervalMs);
+    await recordVersion.start();
+    closers.push(() => recordVersion.stop());
+    const usage = new UsageLog(pool, log, metrics.base, deps.usage);
+    usage.start();
+    closers.push(() => usage.stop());
+    const policy = { ...defaultScoringPolicy, ...deps.scoring };
+    const enforcer = new ExtractionEnforcer({ redis, prefix: config.redisPrefix, pool, cache: keys, log, policy });
+    checked = { keys, redis, pool, recordVersion, usage, enforcer, policy };
+  } else {
+    log.warn('GATEWAY_CHECKS=off: NO keys, windows, budgets, validation or scoring. Benchmark use only; never expose this process.');
+  }
+
+  const context: GatewayContext = { config, log, metrics, routes: new RouteTable(), upstreams, clock: deps.clock ?? Date.now, checked };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    next();
+  });
+
+  // Operational endpoints (cluster-internal; the ingress routes only /api and /mcp).
+  app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', service: 'gateway' }, {}));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      if (checked) await Promise.all([checked.redis.ping(), checked.pool.query('SELECT 1')]);
+      sendJson(res, 200, { status: 'ready', service: 'gateway' }, {});
+    } catch (err) {
+      log.warn({ err: String(err) }, 'not ready');
+      sendJson(res, 503, { status: 'not_ready', service: 'gateway' }, {});
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.base.registry.contentType);
+    res.end(await metrics.base.registry.metrics());
+  });
+
+  const health = Buffer.from(JSON.stringify({ status: 'ok', api_version: API_VERSION }));
+  const description = Buffer.from(JSON.stringify(buildOpenApiDocument(config.publicBaseUrl)));
+  app.get(HEALTH_PATH, (_req, res) => sendBytes(res, 200, health, { 'Cache-Control': CACHE_CONTROL }));
+  app.get(OPENAPI_PATH, (_req, res) => sendBytes(res, 200, description, { 'Cache-Control': 'public, max-age=300' }));
+
+  app.use((req: Request, res: Response) => {
+    const path = pathOf(req.url);
+    if (path === '/mcp') return void serveMcp(context, new Exchange('mcp', req, res));
+    if (!path.startsWith(API_PREFIX)) return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+    const route = context.routes.match(req.method, path);
+    switch (route.kind) {
+      case 'capability': {
+        const ex = new Exchange(route.capability.name, req, res);
+        return void (checked ? serveCapability(context, ex, route.capability, route.params) : serveUnchecked(context, ex, route.capability));
+      }
+      case 'method_not_allowed': {
+        const ex = new Exchange(route.capability, req, res);
+        ex.addHeaders({ Allow: route.allow.join(', ') });
+        return refuseRoute(context, ex, 'method_not_allowed', { allowed_methods: route.allow });
+      }
+      case 'bad_path':
+        return refuseRoute(context, new Exchange('unknown', req, res), 'invalid_request', { location: 'path', field: 'path', issues: [{ field: 'path', problem: 'malformed percent-encoding' }] });
+      case 'unknown':
+        return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+    }
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    log.error({ err: err instanceof Error ? err.message : String(err) }, 'unhandled error');
+    refuseRoute(context, new Exchange('unknown', req, res), 'internal_error');
+  });
+
+  return {
+    app,
+    context,
+    close: async () => {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
+
+/** Refusals decided by the path alone: no key is read, nothing is metered. */
+function refuseRoute(gw: GatewayContext, ex: Exchange, code: 'unsupported_capability' | 'method_not_allowed' | 'invalid_request' | 'internal_error', details?: Record<string, unknown>): void {
+  ex.req.resume();
+  refuse(gw, ex, code, details ? { details } : {});
+  finish(gw, ex);
+}

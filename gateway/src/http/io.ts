@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const MAX_BODY_BYTES = 8192;
+
+export type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' };
+
+/**
+ * Reads the request body, refusing anything over the limit: by the declared
+ * Content-Length before reading a byte, and by counting what actually
+ * arrives (a chunked body has no declared length).
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyRead> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && (!/^\d+$/.test(declared) || Number(declared) > limit)) {
+    // Discard what the client sends so that it can read the 413 (the connection is closed after it).
+    req.resume();
+    return Promise.resolve({ ok: false, reason: 'too_large' });
+  }
+  if (req.readableEnded) return Promise.resolve({ ok: true, body: Buffer.alloc(0) });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        cleanup();
+        req.resume();
+        resolve({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ ok: true, body: Buffer.concat(chunks, total) });
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onAborted = () => {
+      cleanup();
+      reject(new Error('client aborted the request'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/** Query parameters as an object; a repeated name becomes an array (which the strict schemas refuse). */
+export function parseQuery(url: string): Record<string, string | string[]> {
+  const i = url.indexOf('?');
+  const out: Record<string, string | string[]> = {};
+  if (i < 0) return out;
+  for (const [name, value] of new URLSearchParams(url.slice(i + 1))) {
+    const prev = out[name];
+    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+export function pathOf(url: string): string {
+  const i = url.indexOf('?');
+  return i < 0 ? url : url.slice(0, i);
+}
+
+/** Sent on every response: nothing here is meant for a browser page. */
+export const securityHeaders: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  sendBytes(res, status, Buffer.from(JSON.stringify(body), 'utf8'), headers);
+}

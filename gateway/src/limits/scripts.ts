@@ -1,0 +1,196 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The gateway's two Redis round trips per request, each one Lua script run
+ * with EVALSHA (ioredis `defineCommand` falls back to EVAL on NOSCRIPT).
+ */
+
+/**
+ * Before the upstream: check and count the key's minute, hour and day
+ * windows in one atomic step. A window opens with the first request counted
+ * in it and lasts its length. If any window is spent, or the key is in an
+ * extraction cool-down, nothing is counted.
+ *
+ * KEYS: minute, hour, day window counters, cool-down flag (all `{k:<keyId>}`)
+ * ARGV: minute, hour, day limits; '1' to count, '0' to only read
+ * Returns: admitted, then count and ms-to-reset per window, then the cool-down flag and its ms-to-expiry.
+ */
+export const RATE_WINDOWS_LUA = `
+local lengths = {60000, 3600000, 86400000}
+local counting = ARGV[4] == '1'
+local admitted = 1
+local counts, resets = {}, {}
+local cool = redis.call('GET', KEYS[4])
+local coolMs = 0
+if cool then
+  admitted = 0
+  coolMs = redis.call('PTTL', KEYS[4])
+else
+  cool = ''
+end
+for i = 1, 3 do
+  local ttl = redis.call('PTTL', KEYS[i])
+  local count = 0
+  if ttl == -1 then
+    redis.call('DEL', KEYS[i])
+    ttl = lengths[i]
+  elseif ttl == -2 then
+    ttl = lengths[i]
+  else
+    count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  end
+  counts[i], resets[i] = count, ttl
+  if count >= tonumber(ARGV[i]) then admitted = 0 end
+end
+if admitted == 1 and counting then
+  for i = 1, 3 do
+    local v = redis.call('INCR', KEYS[i])
+    if v == 1 then redis.call('PEXPIRE', KEYS[i], lengths[i]) end
+    counts[i] = v
+  end
+end
+return {admitted, counts[1], resets[1], counts[2], resets[2], counts[3], resets[3], cool, coolMs}
+`;
+
+/**
+ * After the upstream answered: charge the organisation's daily budget for
+ * the distinct entities the answer names, and update the key's extraction
+ * score, in one atomic step. Entities already named today cost nothing. If
+ * the new ones would cross the budget, or the score crosses a threshold, the
+ * answer is withheld and nothing is charged.
+ *
+ * KEYS: budget set of the day and kind, score state hash, today's not-found
+ *       ids, today's resolve/search identifiers, today's date windows, days
+ *       the budget was met (all `{o:<orgId>}`)
+ * ARGV: now ms, day number, budget limit (-1: nothing to charge), seconds a
+ *       daily set lives, observation kind, observation value, observation
+ *       filter, scoring policy (JSON), entity ids...
+ * Returns: outcome, spent, used today, score, points added, reasons, evidence (JSON)
+ */
+export const SETTLE_LUA = `
+local now = tonumber(ARGV[1])
+local today = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local dayTtl = tonumber(ARGV[4])
+local obsKind, obsValue, obsFilter = ARGV[5], ARGV[6], ARGV[7]
+local p = cjson.decode(ARGV[8])
+local entities = {}
+for i = 9, #ARGV do entities[#entities + 1] = ARGV[i] end
+
+local fresh = {}
+local used = 0
+local overBudget = false
+if limit >= 0 and #entities > 0 then
+  used = redis.call('SCARD', KEYS[1])
+  local known = redis.call('SMISMEMBER', KEYS[1], unpack(entities))
+  for i, e in ipairs(entities) do
+    if known[i] == 0 then fresh[#fresh + 1] = e end
+  end
+  overBudget = used + #fresh > limit
+end
+
+local function patterned(a, b)
+  if not a or #a ~= #b or a == b then return false end
+  local diff = 0
+  for i = 1, #a do
+    if a:byte(i) ~= b:byte(i) then
+      diff = diff + 1
+      if diff > p.pattern_max_differences then return false end
+    end
+  end
+  return true
+end
+
+local state = redis.call('HMGET', KEYS[2], 'score', 'at', 'last_not_found', 'exhaustion_scored_on')
+local score = tonumber(state[1] or '0')
+local at = tonumber(state[2] or ARGV[1])
+if now > at then score = score * math.pow(0.5, (now - at) / p.half_life_ms) end
+local points = 0
+local reasons = {}
+local evidence = {}
+local function add(n, reason)
+  points = points + n
+  reasons[#reasons + 1] = reason
+end
+local function distinct(key, value, allowance, per, reason, label)
+  if redis.call('SADD', key, value) == 1 then
+    redis.call('EXPIRE', key, dayTtl)
+    local n = redis.call('SCARD', key)
+    evidence[label] = n
+    if n > allowance then add(per, reason) end
+  end
+end
+
+if obsKind == 'since' then
+  -- Following the feed moves since forward; a since older than one this key
+  -- already followed with the same filters is a window sliding backwards.
+  local field = 'since:' .. obsFilter
+  local newest = redis.call('HGET', KEYS[2], field)
+  if newest and obsValue < newest then
+    obsKind, obsValue = 'window', 'since:' .. obsFilter .. ':' .. obsValue
+  elseif not newest or obsValue > newest then
+    redis.call('HSET', KEYS[2], field, obsValue)
+    redis.call('PEXPIRE', KEYS[2], p.state_ttl_ms)
+  end
+end
+if obsKind == 'not_found' then
+  distinct(KEYS[3], obsValue, p.not_found_allowance, p.not_found_points, 'distinct_not_found_ids', 'distinct_not_found_today')
+  if patterned(state[3], obsValue) then add(p.pattern_points, 'patterned_ids') end
+  redis.call('HSET', KEYS[2], 'last_not_found', obsValue)
+  redis.call('PEXPIRE', KEYS[2], p.state_ttl_ms)
+elseif obsKind == 'identifier' then
+  distinct(KEYS[4], obsValue, p.identifier_allowance, p.identifier_points, 'identifier_sweep', 'distinct_identifiers_today')
+elseif obsKind == 'window' then
+  distinct(KEYS[5], obsValue, p.window_allowance, p.window_points, 'date_windows', 'distinct_windows_today')
+end
+
+if overBudget then
+  redis.call('SADD', KEYS[6], today)
+  redis.call('PEXPIRE', KEYS[6], p.state_ttl_ms)
+  local recent = 0
+  for _, d in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+    if tonumber(d) > today - p.exhaustion_span_days then recent = recent + 1 else redis.call('SREM', KEYS[6], d) end
+  end
+  evidence['budget_met_days'] = recent
+  if recent >= p.exhaustion_days and tonumber(state[4] or '-1') ~= today then
+    add(p.exhaustion_points, 'budget_exhaustion_day_after_day')
+    redis.call('HSET', KEYS[2], 'exhaustion_scored_on', today)
+  end
+end
+
+if points > 0 then
+  score = score + points
+  redis.call('HSET', KEYS[2], 'score', tostring(score), 'at', ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], p.state_ttl_ms)
+end
+
+local outcome = 'deliver'
+if points > 0 and score >= p.suspend_at then
+  outcome = 'suspend'
+elseif points > 0 and score >= p.refuse_at then
+  outcome = 'cool_down'
+elseif overBudget then
+  outcome = 'over_budget'
+end
+
+local spent = 0
+if outcome == 'deliver' and #fresh > 0 then
+  redis.call('SADD', KEYS[1], unpack(fresh))
+  redis.call('EXPIRE', KEYS[1], dayTtl)
+  spent = #fresh
+end
+local evidenceJson = '{}'
+if next(evidence) ~= nil then evidenceJson = cjson.encode(evidence) end
+return {outcome, spent, used + spent, tostring(score), tostring(points), table.concat(reasons, ','), evidenceJson}
+`;
+
+export interface GatewayScripts {
+  erRateWindows(...args: (string | number)[]): Promise<[number, number, number, number, number, number, number, string, number]>;
+  erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string]>;
+}
+
+export function installScripts(redis: Redis): Redis & GatewayScripts {
+  redis.defineCommand('erRateWindows', { numberOfKeys: 4, lua: RATE_WINDOWS_LUA });
+  redis.defineCommand('erSettle', { numberOfKeys: 6, lua: SETTLE_LUA });
+  return redis as Redis & GatewayScripts;
+}

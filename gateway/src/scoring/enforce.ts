@@ -1,0 +1,92 @@
+import type { Redis } from 'ioredis';
+import { withTransaction, type Logger, type Pool } from '@evidence-record/platform';
+import { coolDownKey } from '../keyspace';
+import { publishKeyChange } from '../access/invalidation';
+import type { KeyCache } from '../access/key-cache';
+import type { Settlement } from '../limits/settle';
+import type { ScoringPolicy } from './policy';
+
+/** How long the Redis suspension flag bridges the Postgres write and the cache invalidation. */
+const SUSPENSION_FLAG_MS = 24 * 60 * 60 * 1000;
+
+export interface ScoringContext {
+  keyId: string;
+  orgId: string;
+  requestId: string;
+  capability: string;
+  observation: unknown;
+}
+
+/**
+ * Acts on a score that crossed a threshold. Both actions first set the
+ * key's cool-down flag in Redis, which the rate-window script of every
+ * replica reads before the next request, so the refusal holds everywhere at
+ * once. Suspension is then made permanent in Postgres (`api_keys`
+ * suspended_at/suspended_reason and a `key_events` row with the evidence)
+ * and published, so replicas answer `key_suspended` from their key cache
+ * until an operator lifts it (`admin key unsuspend`).
+ */
+export class ExtractionEnforcer {
+  constructor(
+    private readonly deps: { redis: Redis; prefix: string; pool: Pool; cache: KeyCache; log: Logger; policy: ScoringPolicy },
+  ) {}
+
+  async coolDown(ctx: ScoringContext, settlement: Settlement): Promise<number> {
+    const ms = this.deps.policy.cool_down_ms;
+    await this.deps.redis.set(coolDownKey(this.deps.prefix, ctx.keyId), 'cool', 'PX', ms);
+    this.deps.log.warn({ key_id: ctx.keyId, score: settlement.score, reasons: settlement.reasons }, 'extraction pattern: key cooling down');
+    void this.recordEvent(ctx.keyId, 'extraction_refused', this.detail(ctx, settlement, { cool_down_seconds: Math.ceil(ms / 1000) }));
+    return Math.max(1, Math.ceil(ms / 1000));
+  }
+
+  async suspend(ctx: ScoringContext, settlement: Settlement): Promise<void> {
+    await this.deps.redis.set(coolDownKey(this.deps.prefix, ctx.keyId), 'suspended', 'PX', SUSPENSION_FLAG_MS);
+    this.deps.log.warn({ key_id: ctx.keyId, score: settlement.score, reasons: settlement.reasons }, 'extraction pattern: key suspended');
+    const reason = `extraction pattern: ${settlement.reasons.join(', ') || 'score'} (score ${settlement.score.toFixed(1)})`;
+    void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}));
+  }
+
+  private detail(ctx: ScoringContext, s: Settlement, extra: Record<string, unknown>): Record<string, unknown> {
+    return {
+      request_id: ctx.requestId,
+      capability: ctx.capability,
+      observation: ctx.observation,
+      score: Math.round(s.score * 10) / 10,
+      points: s.points,
+      reasons: s.reasons,
+      evidence: s.evidence,
+      thresholds: { refuse_at: this.deps.policy.refuse_at, suspend_at: this.deps.policy.suspend_at },
+      ...extra,
+    };
+  }
+
+  private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>): Promise<void> {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      try {
+        await withTransaction(this.deps.pool, async (client) => {
+          await client.query(
+            'UPDATE api_keys SET suspended_at = now(), suspended_reason = $2 WHERE key_id = $1 AND suspended_at IS NULL',
+            [ctx.keyId, reason],
+          );
+          await client.query("INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'suspended', $2)", [ctx.keyId, { ...detail, reason, by: 'extraction_scoring' }]);
+        });
+        this.deps.cache.invalidate(ctx.keyId);
+        await publishKeyChange(this.deps.redis, this.deps.prefix, ctx.keyId).catch((err: unknown) =>
+          this.deps.log.warn({ err: String(err), key_id: ctx.keyId }, 'suspension saved but not published; the Redis flag still refuses the key'),
+        );
+        return;
+      } catch (err) {
+        this.deps.log.error({ err: String(err), key_id: ctx.keyId, attempt }, 'could not save key suspension');
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  }
+
+  private async recordEvent(keyId: string, kind: string, detail: Record<string, unknown>): Promise<void> {
+    try {
+      await this.deps.pool.query('INSERT INTO key_events (key_id, kind, detail) VALUES ($1, $2, $3)', [keyId, kind, detail]);
+    } catch (err) {
+      this.deps.log.error({ err: String(err), key_id: keyId, kind }, 'could not record key event');
+    }
+  }
+}
