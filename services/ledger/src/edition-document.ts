@@ -1,19 +1,18 @@
-import { SUPPORTED_CATEGORY } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 import { dataAsOf, periodStart } from './period';
 import {
-  comparableStatesInForce,
-  coveredProducts,
+  allProducts,
+  correctionsRecordedBetween,
   declarationsOf,
-  newestListPrices,
-  publicCorrections,
+  listPricesBetween,
   signalsReleasedBetween,
-  type CoveredProductRow,
+  statesObservedBy,
+  type CorrectionFactRow,
   type DeclarationRow,
   type ListPriceRow,
-  type PublicCorrectionRow,
+  type ProductRow,
   type ReleasedSignalRow,
-  type StateInForceRow,
+  type StateRow,
 } from './queries/document';
 
 /**
@@ -21,71 +20,17 @@ import {
  * and the value its `edition_hash` is computed over (contract
  * `editionHash(document)`: SHA-256 of its canonical JSON). A closed edition
  * stores it once and serves it verbatim; an open edition's is computed live.
+ * The shape is the one in docs/demo-record.md, which the demo Record's closed
+ * editions use too.
  *
- * It holds only released Signals, public correction notes, list prices and
- * declared label content as of `data_as_of`; never candidates, refused
- * Signals, review or operator notes, preserved-source paths or source hashes.
- * Signal addresses are given as paths (`/api/v1/signals/<id>`) so the frozen
- * document does not depend on the host it was closed on; the answer adds the
- * absolute `signal_url` of each Signal outside the hashed document.
+ * It is computed from the Record as of `data_as_of` (the period's last day,
+ * or today while the period runs) and holds only released Signals, list
+ * prices and declared label content: never candidates, refused Signals,
+ * review or operator notes, preserved-source paths or source hashes.
  */
 export interface Cohort {
   description: string;
   denominator: number;
-}
-
-export interface ConfirmedChange {
-  signal_id: string;
-  signal_path: string;
-  product_id: string;
-  product_name: string;
-  brand_name: string;
-  dimension: string;
-  summary: string;
-  observation_window: { start: string; end: string; exact_change_date: string | null };
-  released_at: string;
-  status_as_of: 'released' | 'corrected' | 'withdrawn';
-  corrections: Array<{ kind: 'correction' | 'withdrawal'; recorded_on: string; note: string }>;
-}
-
-export interface CategoryBenchmark {
-  benchmark: string;
-  value: number | null;
-  unit: string;
-  numerator: number | null;
-  cohort: Cohort;
-  note: string;
-}
-
-export interface ServingEconomicsRow {
-  product_id: string;
-  product_name: string;
-  brand_name: string;
-  retailer: string;
-  observed_at: string;
-  price_basis: 'list';
-  list_price: { amount: number; currency: 'USD' };
-  servings_per_container: number | null;
-  price_per_serving: {
-    result: number | null;
-    unit: 'USD/serving';
-    formula: string;
-    operands: Array<{ name: string; value: number | null; unit: string; source: string | null }>;
-  };
-}
-
-export interface ProductComparisonRow {
-  product_id: string;
-  product_name: string;
-  brand_name: string;
-  depth_class: string;
-  state_id: string;
-  label_observed: { from: string; to: string };
-  serving: { serving_size: number | null; serving_unit: string | null; servings_per_container: number | null };
-  declared_ingredient_count: number;
-  proprietary_blends: number;
-  amounts_not_disclosed: number;
-  key_declarations: Array<{ ingredient_id: string; ingredient_name: string; declared: boolean; declared_name: string | null; amount: number | null; unit: string | null }>;
 }
 
 export interface EditionDocument {
@@ -93,12 +38,35 @@ export interface EditionDocument {
   period: string;
   status: 'open' | 'closed';
   data_as_of: string;
-  category: string;
   executive_summary: string;
-  confirmed_changes: ConfirmedChange[];
-  category_benchmarks: CategoryBenchmark[];
-  serving_economics: ServingEconomicsRow[];
-  product_comparison: ProductComparisonRow[];
+  confirmed_changes: Array<{
+    signal_id: string;
+    product_id: string;
+    product_name: string;
+    dimension: string;
+    summary: string;
+    released_at: string;
+    observation_window: { start: string; end: string; exact_change_date: string | null };
+  }>;
+  category_benchmarks: Array<{ name: string; value: number | null; unit: string; cohort: Cohort }>;
+  serving_economics: Array<{
+    product_id: string;
+    product_name: string;
+    retailer: string;
+    observed_at: string;
+    price_basis: 'list';
+    price_cents: number;
+    servings_per_container: number;
+    price_per_serving_usd: number;
+    calculation: string;
+  }>;
+  product_comparison: Array<{
+    product_id: string;
+    product_name: string;
+    state_id: string;
+    serving: { size: number | null; unit: string | null; servings_per_container: number | null } | null;
+    declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null }>;
+  }>;
   limitations: string[];
 }
 
@@ -108,11 +76,11 @@ export interface EditionInputs {
   status: 'open' | 'closed';
   data_as_of: string;
   signals: ReleasedSignalRow[];
-  corrections: PublicCorrectionRow[];
-  products: CoveredProductRow[];
-  listPrices: ListPriceRow[];
-  states: StateInForceRow[];
+  corrections: CorrectionFactRow[];
+  products: ProductRow[];
+  states: StateRow[];
   declarations: DeclarationRow[];
+  listPrices: ListPriceRow[];
 }
 
 export async function readEditionInputs(
@@ -122,19 +90,16 @@ export async function readEditionInputs(
 ): Promise<EditionInputs> {
   const asOf = dataAsOf(edition.period, today);
   const from = periodStart(edition.period);
-  const signals = (await signalsReleasedBetween(client, from, asOf)).filter((s) => s.category === SUPPORTED_CATEGORY);
-  const products = await coveredProducts(client, asOf, SUPPORTED_CATEGORY);
-  const covered = new Set(products.map((p) => p.product_id));
-  const states = (await comparableStatesInForce(client, asOf)).filter((s) => covered.has(s.product_id));
+  const states = await statesObservedBy(client, asOf);
   return {
     ...edition,
     data_as_of: asOf,
-    signals,
-    corrections: await publicCorrections(client, signals.map((s) => s.signal_id), asOf),
-    products,
-    listPrices: (await newestListPrices(client, from, asOf)).filter((p) => covered.has(p.product_id)),
+    signals: await signalsReleasedBetween(client, from, asOf),
+    corrections: await correctionsRecordedBetween(client, from, asOf),
+    products: await allProducts(client),
     states,
     declarations: await declarationsOf(client, states.map((s) => s.state_id)),
+    listPrices: await listPricesBetween(client, from, asOf),
   };
 }
 
@@ -146,212 +111,186 @@ export async function computeEditionDocument(
   return composeEditionDocument(await readEditionInputs(client, edition, today));
 }
 
-const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return round4(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
-function share(numerator: number, denominator: number): number | null {
-  return denominator > 0 ? round4(numerator / denominator) : null;
+/** A percentage of a named cohort; null when the cohort is empty rather than a division by zero. */
+function percent(numerator: number, denominator: number): number | null {
+  return denominator > 0 ? round((100 * numerator) / denominator, 1) : null;
+}
+
+const massInMg: Record<string, number> = { mcg: 0.001, mg: 1, g: 1000 };
+
+/** Declared amounts in one unit, so a median never mixes milligrams and grams. Other units are left out. */
+function inUnit(amount: number, unit: string | null, target: 'mg' | 'g'): number | null {
+  const factor = unit ? massInMg[unit] : undefined;
+  if (factor === undefined) return null;
+  return round((amount * factor) / massInMg[target]!, 6);
 }
 
 /** Pure: the same inputs always give the same document, so the same hash. */
 export function composeEditionDocument(input: EditionInputs): EditionDocument {
-  const byProduct = new Map(input.products.map((p) => [p.product_id, p]));
-  const compared = input.products.filter((p) => p.depth_class !== 'REGISTERED');
-  const registered = input.products.length - compared.length;
+  const asOf = input.data_as_of;
+  const [year, month] = input.period.split('-').map(Number) as [number, number];
+  const label = `${monthNames[month - 1]} ${year}`;
+  const productById = new Map(input.products.map((p) => [p.product_id, p]));
+  const displayName = (id: string) => {
+    const p = productById.get(id)!;
+    return `${p.brand_name} ${p.name}`;
+  };
+  const statesOf = new Map<string, StateRow[]>();
+  for (const s of input.states) statesOf.set(s.product_id, [...(statesOf.get(s.product_id) ?? []), s]);
+  const linesOf = new Map<string, DeclarationRow[]>();
+  for (const d of input.declarations) linesOf.set(d.state_id, [...(linesOf.get(d.state_id) ?? []), d]);
+  const newestComparable = (productId: string) => [...(statesOf.get(productId) ?? [])].reverse().find((s) => s.classification === 'comparable');
+  const byName = <T extends { product_name: string; product_id: string }>(a: T, b: T) =>
+    a.product_name.localeCompare(b.product_name) || a.product_id.localeCompare(b.product_id);
 
-  const confirmed: ConfirmedChange[] = input.signals.map((s) => {
-    const corrections = input.corrections.filter((c) => c.signal_id === s.signal_id);
-    const last = corrections.at(-1);
-    return {
-      signal_id: s.signal_id,
-      signal_path: `/api/v1/signals/${s.signal_id}`,
-      product_id: s.product_id,
-      product_name: s.product_name,
-      brand_name: s.brand_name,
-      dimension: s.dimension,
-      summary: s.summary,
-      observation_window: { start: s.window_start, end: s.window_end, exact_change_date: s.exact_change_date },
-      released_at: s.released_on,
-      status_as_of: last ? (last.kind === 'withdrawal' ? 'withdrawn' : 'corrected') : 'released',
-      corrections: corrections.map((c) => ({ kind: c.kind, recorded_on: c.recorded_on, note: c.public_note })),
-    };
+  const released = input.signals;
+  const confirmed_changes = released.map((s) => ({
+    signal_id: s.signal_id,
+    product_id: s.product_id,
+    product_name: displayName(s.product_id),
+    dimension: s.dimension,
+    summary: s.summary,
+    released_at: s.released_on,
+    observation_window: { start: s.window_start, end: s.window_end, exact_change_date: s.exact_change_date },
+  }));
+
+  // Cohorts: products known on the as-of date that are compared (not REGISTERED) and not retired by then.
+  const live = input.products.filter((p) => p.depth_class !== 'REGISTERED' && (p.retired_on === null || p.retired_on > asOf));
+  const comparableNow = live
+    .map((p) => ({ p, state: newestComparable(p.product_id) }))
+    .filter((x): x is { p: ProductRow; state: StateRow } => x.state !== undefined);
+  const labelled = live.filter((p) => (statesOf.get(p.product_id) ?? []).some((s) => s.classification !== 'identity_only'));
+  const amountsOf = (ingredientId: string, unit: 'mg' | 'g') =>
+    comparableNow.flatMap(({ state }) =>
+      (linesOf.get(state.state_id) ?? [])
+        .filter((l) => l.ingredient_id === ingredientId && l.amount !== null)
+        .map((l) => inUnit(l.amount!, l.unit, unit))
+        .filter((v): v is number => v !== null),
+    );
+  const caffeine = amountsOf('ing_caffeine', 'mg');
+  const betaAlanine = amountsOf('ing_beta_alanine', 'g');
+  const withCaffeine = comparableNow.filter(({ state }) => (linesOf.get(state.state_id) ?? []).some((l) => l.ingredient_id === 'ing_caffeine' && l.amount !== null));
+  const withBlend = labelled.filter((p) => {
+    const newest = (statesOf.get(p.product_id) ?? []).at(-1);
+    return newest !== undefined && (linesOf.get(newest.state_id) ?? []).some((l) => l.in_blend);
   });
-  const standing = confirmed.filter((c) => c.status_as_of !== 'withdrawn');
-
-  const economics: ServingEconomicsRow[] = input.listPrices
-    .filter((p) => byProduct.has(p.product_id))
+  const newestList = live
     .map((p) => {
-      const product = byProduct.get(p.product_id)!;
-      const price = p.price_cents / 100;
-      return {
-        product_id: p.product_id,
-        product_name: product.name,
-        brand_name: product.brand_name,
-        retailer: p.retailer,
-        observed_at: p.observed_at,
-        price_basis: 'list',
-        list_price: { amount: price, currency: 'USD' },
-        servings_per_container: p.servings_per_container,
-        price_per_serving: {
-          result: p.servings_per_container ? round4(price / p.servings_per_container) : null,
-          unit: 'USD/serving',
-          formula: 'list price / servings per container',
-          operands: [
-            { name: 'list_price', value: price, unit: 'USD', source: `list price observed ${p.observed_at} at ${p.retailer}` },
-            { name: 'servings_per_container', value: p.servings_per_container, unit: 'servings', source: p.servings_source },
-          ],
-        },
-      };
-    });
-  const perServing = economics.map((e) => e.price_per_serving.result).filter((v): v is number => v !== null);
+      const obs = input.listPrices
+        .filter((o) => o.product_id === p.product_id)
+        .sort((a, b) => b.observed_at.localeCompare(a.observed_at) || a.retailer.localeCompare(b.retailer));
+      return obs[0] ? { p, o: obs[0] } : null;
+    })
+    .filter((x) => x !== null);
+  const perServing = newestList.map(({ o }) => o.price_cents / o.servings_per_container / 100);
+  const medianPerServing = median(perServing);
 
-  const comparison = composeComparison(input, byProduct);
-  const changedProducts = new Set(standing.map((c) => c.product_id));
-  const changedCovered = [...changedProducts].filter((id) => byProduct.has(id)).length;
-  const withBlend = comparison.filter((r) => r.proprietary_blends > 0).length;
-  const dimensionCounts = new Map<string, number>();
-  for (const c of standing) dimensionCounts.set(c.dimension, (dimensionCounts.get(c.dimension) ?? 0) + 1);
-
-  const coveredCohort: Cohort = { description: `covered ${SUPPORTED_CATEGORY} products (not retired) as of ${input.data_as_of}`, denominator: input.products.length };
-  const changesCohort: Cohort = { description: `confirmed changes released ${input.period} and not withdrawn as of ${input.data_as_of}`, denominator: standing.length };
-  const priceCohort: Cohort = { description: `covered products with a list price observed in ${input.period} and a known servings per container`, denominator: perServing.length };
-  const labelCohort: Cohort = { description: `covered products with a comparable label state as of ${input.data_as_of}`, denominator: comparison.length };
-
-  const benchmarks: CategoryBenchmark[] = [
+  const category_benchmarks = [
     {
-      benchmark: 'products_with_a_confirmed_change',
-      value: share(changedCovered, coveredCohort.denominator),
-      unit: 'share',
-      numerator: changedCovered,
-      cohort: coveredCohort,
-      note: 'Share of covered products with at least one confirmed change released in the period.',
-    },
-    ...[...dimensionCounts.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([dimension, count]) => ({
-        benchmark: `confirmed_changes_${dimension}`,
-        value: share(count, changesCohort.denominator),
-        unit: 'share',
-        numerator: count,
-        cohort: changesCohort,
-        note: `Share of the period's confirmed changes that are ${dimension} changes.`,
-      })),
-    {
-      benchmark: 'median_list_price_per_serving',
-      value: median(perServing),
-      unit: 'USD/serving',
-      numerator: null,
-      cohort: priceCohort,
-      note: "Median of each product's newest list price in the period divided by its servings per container; a calculation, not a manufacturer figure.",
+      name: 'Products whose newest comparable label declares caffeine with an amount',
+      value: percent(withCaffeine.length, comparableNow.length),
+      unit: 'percent',
+      cohort: { description: `products in the Record with a comparable label state on or before ${asOf}`, denominator: comparableNow.length },
     },
     {
-      benchmark: 'products_declaring_a_proprietary_blend',
-      value: share(withBlend, labelCohort.denominator),
-      unit: 'share',
-      numerator: withBlend,
-      cohort: labelCohort,
-      note: 'Share of products whose label declares at least one proprietary blend (member amounts not disclosed).',
+      name: 'Median declared caffeine per serving',
+      value: median(caffeine),
+      unit: 'mg',
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares caffeine with an amount`, denominator: caffeine.length },
     },
     {
-      benchmark: 'median_declared_ingredient_count',
-      value: median(comparison.map((r) => r.declared_ingredient_count)),
-      unit: 'ingredients',
-      numerator: null,
-      cohort: labelCohort,
-      note: 'Median number of ingredient lines declared on the label; a count of declarations, not of effective ingredients.',
+      name: 'Median declared beta-alanine per serving',
+      value: median(betaAlanine),
+      unit: 'g',
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares beta-alanine with an amount`, denominator: betaAlanine.length },
+    },
+    {
+      name: 'Products whose newest label declares a proprietary blend',
+      value: percent(withBlend.length, labelled.length),
+      unit: 'percent',
+      cohort: { description: `products in the Record with a captured label (comparable or presence-only) on or before ${asOf}`, denominator: labelled.length },
+    },
+    {
+      name: 'Median list price per serving',
+      value: medianPerServing === null ? null : round(medianPerServing, 2),
+      unit: 'USD per serving',
+      cohort: { description: `products with a list price and servings per container observed in ${label}`, denominator: newestList.length },
     },
   ];
 
-  const dims = [...dimensionCounts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([d, n]) => `${n} ${d}`);
-  const withdrawn = confirmed.length - standing.length;
-  const medianPps = median(perServing);
-  const summary = [
-    `Edition ${input.period} (${input.status}, data as of ${input.data_as_of}): ${confirmed.length} confirmed change${confirmed.length === 1 ? '' : 's'} released`,
-    confirmed.length > 0 ? ` across ${new Set(confirmed.map((c) => c.product_id)).size} of ${input.products.length} covered products${dims.length ? ` (${dims.join(', ')})` : ''}` : '',
-    withdrawn > 0 ? `; ${withdrawn} since withdrawn` : '',
-    '.',
-    medianPps !== null ? ` Median list price per serving across ${perServing.length} products: $${medianPps.toFixed(2)}.` : ' No list price with a known serving count was observed in the period.',
-  ].join('');
+  const serving_economics = newestList
+    .map(({ p, o }) => ({
+      product_id: p.product_id,
+      product_name: displayName(p.product_id),
+      retailer: o.retailer,
+      observed_at: o.observed_at,
+      price_basis: 'list' as const,
+      price_cents: o.price_cents,
+      servings_per_container: o.servings_per_container,
+      price_per_serving_usd: round(o.price_cents / o.servings_per_container / 100, 2),
+      calculation: 'price_cents / servings_per_container / 100, rounded to cents',
+    }))
+    .sort(byName);
 
+  const changedProducts = [...new Set(released.filter((s) => s.dimension !== 'price').map((s) => s.product_id))];
+  const product_comparison = changedProducts
+    .map((id) => ({ id, state: newestComparable(id) }))
+    .filter((x): x is { id: string; state: StateRow } => x.state !== undefined)
+    .map(({ id, state }) => ({
+      product_id: id,
+      product_name: displayName(id),
+      state_id: state.state_id,
+      serving:
+        state.serving_size === null && state.serving_unit === null && state.servings_per_container === null
+          ? null
+          : { size: state.serving_size, unit: state.serving_unit, servings_per_container: state.servings_per_container },
+      declared: (linesOf.get(state.state_id) ?? []).map((l) => ({ ingredient_id: l.ingredient_id, declared_name: l.declared_name, amount: l.amount, unit: l.unit })),
+    }))
+    .sort(byName);
+
+  const exact = released.filter((s) => s.exact_change_date !== null).length;
   const limitations = [
-    'Confirmed changes are listed by release date within the period, not by the date the change happened; an observation window is not an exact change date.',
-    'Signals released after the data-as-of date, and unreviewed candidates, are not part of this edition.',
-    'Prices are list prices as recorded; promotional and subscription prices are excluded, and price per serving is the service\'s arithmetic.',
-    'An ingredient a label does not declare is undisclosed, not absent; an amount of null was named without an amount.',
-    ...(registered > 0 ? [`${registered} covered product${registered === 1 ? ' is' : 's are'} REGISTERED (no comparable label) and not compared.`] : []),
-    ...(withdrawn > 0 ? [`${withdrawn} confirmed change${withdrawn === 1 ? ' was' : 's were'} withdrawn by the data-as-of date; they keep their address and release date and are not counted in benchmarks.`] : []),
-    ...(input.status === 'open' ? ['This edition is open: its document and hash change until it is closed.'] : []),
-    'The Record performs no laboratory testing; nothing here judges safety, effectiveness or suitability, and no product is ranked.',
+    ...(live.length > 0 && live.every((p) => p.is_demo) ? ['Demonstration data: every brand and product in this edition is fictional.'] : []),
+    `Observation windows are not change dates: ${exact} of the ${released.length} confirmed changes carry an exact change date; the others are dated only by their observation window.`,
+    'Prices are retailer observations with their basis. Only list prices are compared over time; promotional and subscription prices are never counted as price changes.',
+    'Price per serving is a calculation by the Record (price divided by declared servings per container), not a manufacturer figure.',
+    'Benchmarks describe products in the Record, not the market, and name their cohort; an ingredient missing from a label is undisclosed, not absent.',
+    'Products known only by identity (depth REGISTERED) are not compared.',
+    'Nothing here judges effectiveness, safety or suitability, and no product is ranked.',
+    ...input.corrections.map(
+      (c) =>
+        `Signal ${c.signal_id} (released ${c.released_on}) was ${c.kind === 'withdrawal' ? 'withdrawn' : 'corrected'} on ${c.recorded_on}; it keeps its address and release date, and earlier editions are unchanged.`,
+    ),
+    ...(input.status === 'open' ? [`This edition is open: its document and hash change until it is closed after ${input.period} has ended.`] : []),
   ];
+
+  const dims = (d: string) => released.filter((s) => s.dimension === d).length;
+  const executive_summary =
+    `In ${label} the Record released ${released.length} confirmed changes for ${new Set(released.map((s) => s.product_id)).size} products: ` +
+    `${dims('formula')} formula, ${dims('serving')} serving and ${dims('price')} price. ` +
+    `${exact} carry an exact change date; the rest are dated by their observation window. ` +
+    'The figures below describe the Record as of the data-as-of date; they do not rank products or judge them.';
 
   return {
     edition_id: input.edition_id,
     period: input.period,
     status: input.status,
-    data_as_of: input.data_as_of,
-    category: SUPPORTED_CATEGORY,
-    executive_summary: summary,
-    confirmed_changes: confirmed,
-    category_benchmarks: benchmarks,
-    serving_economics: economics,
-    product_comparison: comparison,
+    data_as_of: asOf,
+    executive_summary,
+    confirmed_changes,
+    category_benchmarks,
+    serving_economics,
+    product_comparison,
     limitations,
   };
-}
-
-/**
- * Products side by side on the ingredients the cohort declares most often.
- * REGISTERED products are left out (refused by comparison, not compared);
- * an ingredient a label does not declare is reported as not declared.
- */
-function composeComparison(input: EditionInputs, byProduct: Map<string, CoveredProductRow>): ProductComparisonRow[] {
-  const states = input.states.filter((s) => byProduct.get(s.product_id)?.depth_class !== 'REGISTERED' && byProduct.has(s.product_id));
-  const declarationsByState = new Map<string, DeclarationRow[]>();
-  for (const d of input.declarations) declarationsByState.set(d.state_id, [...(declarationsByState.get(d.state_id) ?? []), d]);
-
-  const frequency = new Map<string, { name: string; products: number }>();
-  for (const s of states) {
-    const ids = new Set((declarationsByState.get(s.state_id) ?? []).map((d) => d.ingredient_id).filter((i): i is string => i !== null));
-    for (const id of ids) {
-      const name = (declarationsByState.get(s.state_id) ?? []).find((d) => d.ingredient_id === id)?.ingredient_name ?? id;
-      frequency.set(id, { name, products: (frequency.get(id)?.products ?? 0) + 1 });
-    }
-  }
-  const key = [...frequency.entries()]
-    .sort(([a, x], [b, y]) => y.products - x.products || (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, 5);
-
-  return states.map((s) => {
-    const product = byProduct.get(s.product_id)!;
-    const declared = declarationsByState.get(s.state_id) ?? [];
-    return {
-      product_id: s.product_id,
-      product_name: product.name,
-      brand_name: product.brand_name,
-      depth_class: product.depth_class,
-      state_id: s.state_id,
-      label_observed: { from: s.observed_from, to: s.observed_to },
-      serving: { serving_size: s.serving_size, serving_unit: s.serving_unit, servings_per_container: s.servings_per_container },
-      declared_ingredient_count: declared.length,
-      proprietary_blends: s.blends,
-      amounts_not_disclosed: declared.filter((d) => d.amount === null).length,
-      key_declarations: key.map(([ingredientId, info]) => {
-        const d = declared.find((x) => x.ingredient_id === ingredientId);
-        return {
-          ingredient_id: ingredientId,
-          ingredient_name: info.name,
-          declared: d !== undefined,
-          declared_name: d?.declared_name ?? null,
-          amount: d?.amount ?? null,
-          unit: d?.unit ?? null,
-        };
-      }),
-    };
-  });
 }

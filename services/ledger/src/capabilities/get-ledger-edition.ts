@@ -23,7 +23,7 @@ export const HASH_METHOD = {
  * the hash was computed over; an open edition's document is computed live.
  * `signals` carries each confirmed change's current state and permanent
  * address, outside the hashed document, since a Signal may be corrected or
- * withdrawn after the edition closed.
+ * withdrawn after the edition closed and the document names Signals by id.
  */
 export function getLedgerEdition(deps: LedgerDeps): CapabilityHandler {
   return async ({ params }, ctx) =>

@@ -1,128 +1,89 @@
 import type { PoolClient } from '@evidence-record/platform';
 
 /**
- * What an edition document is computed from, read as of its data-as-of date.
- * Only released Signals, public correction notes, list prices and declared
- * label content are selected: never candidates, review notes, operator notes,
- * preserved-source paths or source hashes.
+ * What an edition document is computed from. Only released Signals, public
+ * correction facts, list prices and declared label content are selected:
+ * never candidates, review notes, operator notes, preserved-source paths or
+ * source hashes.
  */
 export interface ReleasedSignalRow {
   signal_id: string;
   product_id: string;
-  product_name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
   dimension: string;
   summary: string;
   window_start: string;
   window_end: string;
   exact_change_date: string | null;
   released_on: string;
-  status: 'released' | 'corrected' | 'withdrawn';
-  before_state_id: string | null;
-  after_state_id: string | null;
 }
 
 export async function signalsReleasedBetween(client: PoolClient, from: string, asOf: string): Promise<ReleasedSignalRow[]> {
   const { rows } = await client.query<ReleasedSignalRow>({
     name: 'ledger-signals-released-between',
-    text: `SELECT s.signal_id, s.product_id, p.name AS product_name, p.brand_id, b.name AS brand_name, p.category, s.dimension, s.summary,
-                  s.window_start, s.window_end, s.exact_change_date, s.released_on, s.status, s.before_state_id, s.after_state_id
-             FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
-            WHERE s.released_on IS NOT NULL AND s.released_on BETWEEN $1::date AND $2::date
-            ORDER BY s.released_on, s.signal_id`,
+    text: `SELECT signal_id, product_id, dimension, summary, window_start, window_end, exact_change_date, released_on
+             FROM signals
+            WHERE released_on IS NOT NULL AND released_on BETWEEN $1::date AND $2::date
+            ORDER BY released_on, signal_id`,
     values: [from, asOf],
   });
   return rows;
 }
 
-export interface PublicCorrectionRow {
+export interface CorrectionFactRow {
   signal_id: string;
   kind: 'correction' | 'withdrawal';
   recorded_on: string;
-  public_note: string;
+  released_on: string;
 }
 
-export async function publicCorrections(client: PoolClient, signalIds: string[], asOf: string): Promise<PublicCorrectionRow[]> {
-  if (signalIds.length === 0) return [];
-  const { rows } = await client.query<PublicCorrectionRow>({
-    name: 'ledger-public-corrections',
-    text: `SELECT signal_id, kind, recorded_on, public_note FROM signal_corrections
-            WHERE signal_id = ANY($1::text[]) AND recorded_on <= $2::date
-            ORDER BY signal_id, recorded_on, correction_id`,
-    values: [signalIds, asOf],
+/** Corrections and withdrawals recorded within a date range (of any Signal), without their notes. */
+export async function correctionsRecordedBetween(client: PoolClient, from: string, asOf: string): Promise<CorrectionFactRow[]> {
+  const { rows } = await client.query<CorrectionFactRow>({
+    name: 'ledger-corrections-recorded-between',
+    text: `SELECT c.signal_id, c.kind, c.recorded_on, s.released_on
+             FROM signal_corrections c JOIN signals s ON s.signal_id = c.signal_id
+            WHERE s.released_on IS NOT NULL AND c.recorded_on BETWEEN $1::date AND $2::date
+            ORDER BY c.recorded_on, c.correction_id`,
+    values: [from, asOf],
   });
   return rows;
 }
 
-export interface CoveredProductRow {
+export interface ProductRow {
   product_id: string;
   name: string;
   brand_name: string;
   depth_class: 'REGISTERED' | 'CAPTURED' | 'TRACKED';
+  retired_on: string | null;
+  is_demo: boolean;
 }
 
-export async function coveredProducts(client: PoolClient, asOf: string, category: string): Promise<CoveredProductRow[]> {
-  const { rows } = await client.query<CoveredProductRow>({
-    name: 'ledger-covered-products',
-    text: `SELECT p.product_id, p.name, b.name AS brand_name, p.depth_class
-             FROM products p JOIN brands b ON b.brand_id = p.brand_id
-            WHERE (p.retired_on IS NULL OR p.retired_on > $1::date) AND p.category = $2
-            ORDER BY p.product_id`,
-    values: [asOf, category],
+export async function allProducts(client: PoolClient): Promise<ProductRow[]> {
+  const { rows } = await client.query<ProductRow>({
+    name: 'ledger-all-products',
+    text: `SELECT p.product_id, p.name, b.name AS brand_name, p.depth_class, p.retired_on, p.is_demo
+             FROM products p JOIN brands b ON b.brand_id = p.brand_id ORDER BY p.product_id`,
   });
   return rows;
 }
 
-export interface ListPriceRow {
-  observation_id: number;
-  product_id: string;
-  retailer: string;
-  observed_at: string;
-  price_cents: number;
-  servings_per_container: number | null;
-  servings_source: 'price observation' | 'declared serving configuration' | null;
-}
-
-/** Each product's newest list price observed within the period (never a promotional price). */
-export async function newestListPrices(client: PoolClient, from: string, asOf: string): Promise<ListPriceRow[]> {
-  const { rows } = await client.query<ListPriceRow>({
-    name: 'ledger-newest-list-prices',
-    text: `SELECT DISTINCT ON (o.product_id)
-                  o.observation_id, o.product_id, o.retailer, o.observed_at, o.price_cents,
-                  coalesce(o.servings_per_container, h.servings_per_container) AS servings_per_container,
-                  CASE WHEN o.servings_per_container IS NOT NULL THEN 'price observation'
-                       WHEN h.servings_per_container IS NOT NULL THEN 'declared serving configuration' END AS servings_source
-             FROM price_observations o LEFT JOIN history_states h ON h.state_id = o.state_id
-            WHERE o.price_basis = 'list' AND o.observed_at BETWEEN $1::date AND $2::date
-            ORDER BY o.product_id, o.observed_at DESC, o.retailer, o.observation_id DESC`,
-    values: [from, asOf],
-  });
-  return rows;
-}
-
-export interface StateInForceRow {
-  product_id: string;
+export interface StateRow {
   state_id: string;
+  product_id: string;
   observed_from: string;
-  observed_to: string;
+  classification: 'comparable' | 'presence_only' | 'identity_only';
   serving_size: number | null;
   serving_unit: string | null;
   servings_per_container: number | null;
-  blends: number;
 }
 
-/** Each product's newest comparable label state first observed on or before the data-as-of date. */
-export async function comparableStatesInForce(client: PoolClient, asOf: string): Promise<StateInForceRow[]> {
-  const { rows } = await client.query<StateInForceRow>({
-    name: 'ledger-comparable-states-in-force',
-    text: `SELECT DISTINCT ON (h.product_id) h.product_id, h.state_id, h.observed_from, least(h.observed_to, $1::date) AS observed_to,
-                  h.serving_size, h.serving_unit, h.servings_per_container,
-                  (SELECT count(*)::int FROM declared_blends b WHERE b.state_id = h.state_id) AS blends
-             FROM history_states h
-            WHERE h.classification = 'comparable' AND h.observed_from <= $1::date
-            ORDER BY h.product_id, h.observed_from DESC, h.state_id DESC`,
+/** Every label state first observed on or before the data-as-of date, oldest first per product. */
+export async function statesObservedBy(client: PoolClient, asOf: string): Promise<StateRow[]> {
+  const { rows } = await client.query<StateRow>({
+    name: 'ledger-states-observed-by',
+    text: `SELECT state_id, product_id, observed_from, classification, serving_size, serving_unit, servings_per_container
+             FROM history_states WHERE observed_from <= $1::date
+            ORDER BY product_id, observed_from, observed_to, state_id`,
     values: [asOf],
   });
   return rows;
@@ -130,23 +91,42 @@ export async function comparableStatesInForce(client: PoolClient, asOf: string):
 
 export interface DeclarationRow {
   state_id: string;
-  position: number;
   ingredient_id: string | null;
-  ingredient_name: string | null;
   declared_name: string;
   amount: number | null;
   unit: string | null;
+  in_blend: boolean;
 }
 
 export async function declarationsOf(client: PoolClient, stateIds: string[]): Promise<DeclarationRow[]> {
   if (stateIds.length === 0) return [];
   const { rows } = await client.query<DeclarationRow>({
     name: 'ledger-declarations-of',
-    text: `SELECT d.state_id, d.position, d.ingredient_id, i.name AS ingredient_name, d.declared_name, d.amount, d.unit
-             FROM declared_ingredients d LEFT JOIN ingredients i ON i.ingredient_id = d.ingredient_id
-            WHERE d.state_id = ANY($1::text[])
-            ORDER BY d.state_id, d.position`,
+    text: `SELECT state_id, ingredient_id, declared_name, amount, unit, blend_id IS NOT NULL AS in_blend
+             FROM declared_ingredients WHERE state_id = ANY($1::text[])
+            ORDER BY state_id, position`,
     values: [stateIds],
+  });
+  return rows;
+}
+
+export interface ListPriceRow {
+  product_id: string;
+  retailer: string;
+  observed_at: string;
+  price_cents: number;
+  servings_per_container: number;
+}
+
+/** List prices observed in the period that carry their own servings per container. */
+export async function listPricesBetween(client: PoolClient, from: string, asOf: string): Promise<ListPriceRow[]> {
+  const { rows } = await client.query<ListPriceRow>({
+    name: 'ledger-list-prices-between',
+    text: `SELECT product_id, retailer, observed_at, price_cents, servings_per_container
+             FROM price_observations
+            WHERE price_basis = 'list' AND servings_per_container IS NOT NULL AND observed_at BETWEEN $1::date AND $2::date
+            ORDER BY product_id, observed_at DESC, retailer`,
+    values: [from, asOf],
   });
   return rows;
 }
