@@ -29,6 +29,8 @@ export interface DemoRecord {
   sources: Row[];
   captures: Row[];
   history_states: Row[];
+  /** Later captures that read the same label as a state (the first one is history_states.capture_id). */
+  state_readings: Row[];
   declared_blends: Row[];
   declared_ingredients: Row[];
   price_observations: Row[];
@@ -46,7 +48,7 @@ export interface DemoRecord {
 /** Insert order: every table after the tables it references. */
 export const tableOrder: (keyof DemoRecord)[] = [
   'brands', 'ingredients', 'ingredient_synonyms', 'products', 'product_aliases', 'sources', 'captures',
-  'history_states', 'declared_blends', 'declared_ingredients', 'price_observations', 'candidates',
+  'history_states', 'state_readings', 'declared_blends', 'declared_ingredients', 'price_observations', 'candidates',
   'release_batches', 'signals', 'signal_corrections', 'research_context', 'regulatory_records',
   'ledger_editions', 'monitoring_spans', 'monitoring_checks',
 ];
@@ -80,7 +82,7 @@ export function describeFormulaChange(before: LabelLine[], after: LabelLine[]): 
   for (const l of after) {
     const o = old.get(lineName(l));
     if (!o) {
-      parts.push(isBlend(l) ? `${l.blend} (proprietary blend, ${amountText(l.total, l.unit)}) added` : `${l.declaredName} ${amountText(l.amount, l.unit)} added`);
+      parts.push(isBlend(l) ? `${l.blend} (proprietary blend, ${amountText(l.total, l.unit)}) added` : l.amount === null ? `${l.declaredName} added (named without an amount)` : `${l.declaredName} ${l.amount} ${l.unit} added`);
       continue;
     }
     if (isBlend(l) && isBlend(o)) {
@@ -135,7 +137,7 @@ function defaultListings(p: ProductSpec): ListingSpec[] {
 export function buildDemoRecord(): DemoRecord {
   const rec: DemoRecord = {
     brands: [], ingredients: [], ingredient_synonyms: [], products: [], product_aliases: [], sources: [], captures: [],
-    history_states: [], declared_blends: [], declared_ingredients: [], price_observations: [], candidates: [],
+    history_states: [], state_readings: [], declared_blends: [], declared_ingredients: [], price_observations: [], candidates: [],
     release_batches: [], signals: [], signal_corrections: [], research_context: [], regulatory_records: [],
     ledger_editions: [], monitoring_spans: [], monitoring_checks: [],
   };
@@ -219,6 +221,7 @@ export function buildDemoRecord(): DemoRecord {
   // ------------------------------------------------------------------ monitoring and captures
   let nextCapture = 1;
   const checks: Row[] = [];
+  const readings: Row[] = [];
   const addCapture = (sourceId: number, p: ResolvedProduct, state: ResolvedState, date: string, observedAt: string) => {
     const id = nextCapture++;
     rec.captures.push({
@@ -227,6 +230,7 @@ export function buildDemoRecord(): DemoRecord {
       storage_path: `preserved/${p.product_id}/${date}-${sourceId}.html.zst`,
     });
     if (state.from === date && state.captureId === null) state.captureId = id;
+    else readings.push({ state_id: state.state_id, capture_id: id });
     const src = sourceRow(sourceId);
     if (!src.health_since) src.health_since = observedAt;
     src.last_read_at = observedAt;
@@ -273,6 +277,8 @@ export function buildDemoRecord(): DemoRecord {
     });
   }
 
+  rec.state_readings = readings;
+
   // ------------------------------------------------------------------ history states and declared labels
   let nextBlend = 1;
   for (const p of resolved) {
@@ -304,14 +310,16 @@ export function buildDemoRecord(): DemoRecord {
   }
 
   // ------------------------------------------------------------------ prices (and retailer checks)
-  const listObservations = new Map<string, { date: string; cents: number }[]>();
+  const listObservations = new Map<string, { date: string; cents: number; row: Row }[]>();
   const stateOn = (p: ResolvedProduct, date: string) => p.states.find((s) => s.from <= date && date <= s.to) ?? null;
   const observe = (p: ResolvedProduct, sourceId: number, retailer: string, date: string, cents: number, basis: string) => {
     const st = stateOn(p, date);
-    rec.price_observations.push({
+    const row: Row = {
       product_id: p.product_id, source_id: sourceId, retailer, observed_at: date, price_cents: cents, price_basis: basis,
       servings_per_container: st?.serving?.servingsPerContainer ?? null, state_id: st?.state_id ?? null,
-    });
+    };
+    rec.price_observations.push(row);
+    return row;
   };
   for (const p of resolved) {
     for (const l of p.listings) {
@@ -319,7 +327,7 @@ export function buildDemoRecord(): DemoRecord {
       const key = `${p.spec.slug}:${l.retailer}`;
       const promos = promotions.filter((x) => x.product === p.spec.slug && x.retailer === l.retailer);
       const promoOn = (d: string) => promos.find((x) => x.from <= d && d <= x.to);
-      const lists: { date: string; cents: number }[] = [];
+      const lists: { date: string; cents: number; row: Row }[] = [];
       listObservations.set(key, lists);
       for (const u of unspecifiedPrices.filter((x) => x.product === p.spec.slug && x.retailer === l.retailer)) {
         observe(p, l.sourceId, r.name, u.on, u.cents, 'unspecified');
@@ -329,8 +337,7 @@ export function buildDemoRecord(): DemoRecord {
       if (!l.list.length) continue;
       if (p.spec.depth === 'CAPTURED') {
         const d = p.states[0]!.from;
-        observe(p, l.sourceId, r.name, d, listPriceOn(l, d), 'list');
-        lists.push({ date: d, cents: listPriceOn(l, d) });
+        lists.push({ date: d, cents: listPriceOn(l, d), row: observe(p, l.sourceId, r.name, d, listPriceOn(l, d), 'list') });
         sourceRow(l.sourceId).health_since = at(d, '09:00:00');
         sourceRow(l.sourceId).last_read_at = at(d, '09:00:00');
         continue;
@@ -353,8 +360,7 @@ export function buildDemoRecord(): DemoRecord {
           continue;
         }
         const cents = listPriceOn(l, d);
-        observe(p, l.sourceId, r.name, d, cents, 'list');
-        lists.push({ date: d, cents });
+        lists.push({ date: d, cents, row: observe(p, l.sourceId, r.name, d, cents, 'list') });
         if (l.retailer === SUBSCRIPTION_RETAILER) observe(p, l.sourceId, r.name, d, Math.round(cents * SUBSCRIPTION_SHARE), 'subscription');
       }
       // A price tracker also reads listings every few days while a sale runs.
@@ -387,6 +393,8 @@ export function buildDemoRecord(): DemoRecord {
     releaseOn: string | null;
     exact: string | null;
     reviewNote: string | null;
+    /** Price changes: the two list-price observations compared. */
+    prices?: { before: Row; after: Row };
   }
   const drafts: Draft[] = [];
   const usedExceptions = new Set<string>();
@@ -420,8 +428,11 @@ export function buildDemoRecord(): DemoRecord {
         const next = obs.find((o) => o.date >= from);
         if (!prev || !next) throw new Error(`${p.spec.slug}: list change on ${from} at ${l.retailer} is not observed on both sides`);
         const r = retailerBySlug(l.retailer);
-        drafts.push(planned(`${p.spec.slug}:price:${l.retailer}:${from}`, p, 'price', null, null, prev.date, next.date,
-          `List price at ${r.name}: ${money(prev.cents)} → ${money(cents)} per container.`));
+        drafts.push({
+          ...planned(`${p.spec.slug}:price:${l.retailer}:${from}`, p, 'price', null, null, prev.date, next.date,
+            `List price at ${r.name}: ${money(prev.cents)} → ${money(cents)} per container.`),
+          prices: { before: prev.row, after: next.row },
+        });
       }
     }
   }
@@ -451,6 +462,8 @@ export function buildDemoRecord(): DemoRecord {
     rec.candidates.push({
       candidate_id: candidateId, product_id: d.p.product_id, dimension: d.dimension, before_state_id: d.before, after_state_id: d.after,
       window_start: d.windowStart, window_end: d.windowEnd, exact_change_date: d.exact, summary: d.summary,
+      before_price_id: d.prices ? (d.prices.before.observation_id as number) : null,
+      after_price_id: d.prices ? (d.prices.after.observation_id as number) : null,
       opened_at: at(addDays(d.windowEnd, 1), '10:00:00'),
       status: d.outcome === 'open' ? 'open' : d.outcome === 'refused' ? 'refused' : 'approved',
       reviewer: d.outcome === 'open' ? null : REVIEWERS[i % REVIEWERS.length]!,
@@ -466,6 +479,8 @@ export function buildDemoRecord(): DemoRecord {
       signal_id: sid, candidate_id: candidateId, product_id: d.p.product_id, dimension: d.dimension,
       before_state_id: d.before, after_state_id: d.after, window_start: d.windowStart, window_end: d.windowEnd,
       exact_change_date: d.exact, summary: d.summary, batch_id: batchOf.get(d.releaseOn!)!, released_on: d.releaseOn, status,
+      before_price_id: d.prices ? (d.prices.before.observation_id as number) : null,
+      after_price_id: d.prices ? (d.prices.after.observation_id as number) : null,
     });
     if (ex?.correction) {
       rec.signal_corrections.push({
