@@ -5,6 +5,10 @@ import { signal } from './signal';
 import { edition } from './edition';
 import { outbox } from './outbox';
 import { alert } from './alert';
+import { org } from './org';
+import { account } from './account';
+import { key } from './key';
+import { plan } from './plan';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -14,4 +18,8 @@ export const nouns: Noun[] = [
   edition,
   outbox,
   alert,
+  org,
+  account,
+  key,
+  plan,
 ];

@@ -1,0 +1,94 @@
+import { Redis } from 'ioredis';
+import { publishKeyChange } from './access/invalidation';
+import { coolDownKey, orgChangeMessage, scoreKeys, utcDay } from './keyspace';
+import { defaultScoringPolicy } from './scoring/policy';
+
+/**
+ * What the operator CLI needs from the gateway's Redis state: announcing key
+ * changes to every replica, and clearing a key's extraction score when an
+ * operator lifts a suspension. Kept here so the key names have one owner.
+ */
+interface OperatorRun {
+  env: NodeJS.ProcessEnv;
+  onClose: (fn: () => Promise<void>) => void;
+}
+
+const connections = new WeakMap<OperatorRun, Promise<{ redis: Redis; prefix: string }>>();
+
+function redisFor(run: OperatorRun): Promise<{ redis: Redis; prefix: string }> {
+  let pending = connections.get(run);
+  if (!pending) {
+    pending = (async () => {
+      const redis = new Redis(run.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+        lazyConnect: true,
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        retryStrategy: () => null,
+        enableOfflineQueue: false,
+      });
+      redis.on('error', () => undefined);
+      run.onClose(async () => {
+        await redis.quit().catch(() => redis.disconnect());
+      });
+      await redis.connect();
+      return { redis, prefix: run.env.REDIS_PREFIX ?? '' };
+    })();
+    connections.set(run, pending);
+  }
+  return pending;
+}
+
+/**
+ * Publishes a key change (a key id) so every gateway replica evicts it now.
+ * Throws if Redis cannot be reached: the change is committed, but replicas
+ * would hold their cached copy for up to a minute.
+ */
+export async function announceKeyChange(run: OperatorRun, keyId: string): Promise<void> {
+  const { redis, prefix } = await redisFor(run).catch((err: unknown) => {
+    throw new Error(`change saved, but Redis is unreachable so gateways were not told (cached keys expire within 60 s): ${String(err)}`);
+  });
+  await publishKeyChange(redis, prefix, keyId);
+}
+
+/** Publishes a change to an organisation (plan, suspension, bound accounts): every key of it is evicted. */
+export async function announceOrgChange(run: OperatorRun, orgId: string): Promise<void> {
+  await announceKeyChange(run, orgChangeMessage(orgId));
+}
+
+/** Forgets a key's extraction score, cool-down and today's evidence sets (on unsuspend). */
+export async function clearExtractionState(run: OperatorRun, orgId: string, keyId: string, now = Date.now()): Promise<void> {
+  const { redis, prefix } = await redisFor(run);
+  const today = scoreKeys(prefix, orgId, keyId, utcDay(now));
+  const yesterday = scoreKeys(prefix, orgId, keyId, utcDay(now - 86_400_000));
+  await redis.del(
+    coolDownKey(prefix, keyId),
+    today.state,
+    today.exhaustedDays,
+    today.notFound,
+    today.identifiers,
+    today.windows,
+    yesterday.notFound,
+    yesterday.identifiers,
+    yesterday.windows,
+  );
+}
+
+/** The live extraction state of a key, for `key show` (null when Redis is unreachable). */
+export async function readExtractionState(run: OperatorRun, orgId: string, keyId: string, now = Date.now()): Promise<Record<string, unknown> | null> {
+  try {
+    const { redis, prefix } = await redisFor(run);
+    const keys = scoreKeys(prefix, orgId, keyId, utcDay(now));
+    const [state, coolDown, coolMs] = await Promise.all([redis.hgetall(keys.state), redis.get(coolDownKey(prefix, keyId)), redis.pttl(coolDownKey(prefix, keyId))]);
+    // Stored as of its last change; it has decayed since.
+    const stored = Number(state.score ?? 0);
+    const at = Number(state.at ?? now);
+    const score = stored * Math.pow(0.5, Math.max(0, now - at) / defaultScoringPolicy.half_life_ms);
+    return {
+      score: Math.round(score * 10) / 10,
+      score_updated_at: state.at ? new Date(Number(state.at)).toISOString() : null,
+      cool_down: coolDown ? { state: coolDown, seconds_left: Math.ceil(coolMs / 1000) } : null,
+    };
+  } catch {
+    return null;
+  }
+}
