@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
+import { differingIngredients } from '../src/present';
+import { resolveWindow } from '../src/capabilities/get-category-snapshot';
+import { addDays, daysInclusive, isCalendarDate } from '../src/dates';
+import { proportion } from '../src/proportion';
+import type { DeclaredIngredientRow } from '../src/queries/evidence';
+
+const row = (state: string, id: string | null, name: string, amount: number | null, unit: string | null = 'mg', blend: string | null = null): DeclaredIngredientRow => ({
+  state_id: state,
+  position: 0,
+  ingredient_id: id,
+  declared_name: name,
+  amount,
+  unit,
+  blend,
+});
+
+describe('differingIngredients', () => {
+  it('keeps only declarations the other side does not make identically', () => {
+    const before = [row('a', 'ing_caffeine', 'Caffeine', 200), row('a', 'ing_beta_alanine', 'Beta-Alanine', 3.2, 'g'), row('a', 'ing_tyrosine', 'L-Tyrosine', 500)];
+    const after = [row('b', 'ing_caffeine', 'Caffeine', 250), row('b', 'ing_beta_alanine', 'Beta-Alanine', 3.2, 'g'), row('b', 'ing_theanine', 'L-Theanine', 100)];
+    const diff = differingIngredients(before, after);
+    expect(diff.before.map((d) => `${d.ingredient_id}:${d.amount}`)).toEqual(['ing_caffeine:200', 'ing_tyrosine:500']);
+    expect(diff.after.map((d) => `${d.ingredient_id}:${d.amount}`)).toEqual(['ing_caffeine:250', 'ing_theanine:100']);
+  });
+
+  it('treats an amount that becomes undisclosed (null) as a difference, never as zero', () => {
+    const diff = differingIngredients([row('a', 'ing_caffeine', 'Caffeine', 200)], [row('b', 'ing_caffeine', 'Caffeine', null, null, 'Energy Blend')]);
+    expect(diff.before).toHaveLength(1);
+    expect(diff.after[0]!.amount).toBeNull();
+  });
+
+  it('matches unmapped declarations by normalised name', () => {
+    const diff = differingIngredients([row('a', null, 'Black  Pepper Extract', 5)], [row('b', null, 'black pepper extract', 5)]);
+    // Same key, but the declared text differs: shown on both sides.
+    expect(diff.before).toHaveLength(1);
+    const same = differingIngredients([row('a', null, 'Black Pepper Extract', 5)], [row('b', null, 'Black Pepper Extract', 5)]);
+    expect(same).toEqual({ before: [], after: [] });
+  });
+});
+
+describe('snapshot window', () => {
+  const today = '2026-11-21';
+  it(`defaults to the last ${DEFAULT_SNAPSHOT_WINDOW_DAYS} days ending today`, () => {
+    const w = resolveWindow({}, today);
+    expect(w).toEqual({ from: addDays(today, -(DEFAULT_SNAPSHOT_WINDOW_DAYS - 1)), to: today });
+    expect(daysInclusive(w.from, w.to)).toBe(DEFAULT_SNAPSHOT_WINDOW_DAYS);
+  });
+
+  it(`accepts exactly ${MAX_SNAPSHOT_WINDOW_DAYS} days and refuses one more, naming the field`, () => {
+    const from = addDays(today, -(MAX_SNAPSHOT_WINDOW_DAYS - 1));
+    expect(resolveWindow({ from, to: today }, today)).toEqual({ from, to: today });
+    try {
+      resolveWindow({ from: addDays(from, -1), to: today }, today);
+      throw new Error('expected a refusal');
+    } catch (err) {
+      expect(err).toBeInstanceOf(Refusal);
+      expect((err as Refusal).code).toBe('invalid_request');
+      expect((err as Refusal).details.field).toBe('from');
+    }
+  });
+
+  it('refuses a from after the default to', () => {
+    expect(() => resolveWindow({ from: '2027-01-01' }, today)).toThrow(Refusal);
+  });
+});
+
+describe('helpers', () => {
+  it('proportion names its cohort and denominator and never divides by zero', () => {
+    expect(proportion(3, 12, 'released Signals in window')).toEqual({ share: 0.25, numerator: 3, denominator: 12, cohort: 'released Signals in window' });
+    expect(proportion(0, 0, 'x').share).toBeNull();
+  });
+
+  it('calendar dates are validated, not coerced', () => {
+    expect(isCalendarDate('2026-02-28')).toBe(true);
+    expect(isCalendarDate('2026-02-30')).toBe(false);
+    expect(isCalendarDate('2026-2-3')).toBe(false);
+  });
+});
