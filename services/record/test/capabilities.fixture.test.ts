@@ -319,7 +319,12 @@ describe('get_serving_economics', () => {
     expect(r.body.commercial_facts.map((f) => [f.observed_at, f.price_basis])).toEqual([
       ['2026-09-01', 'list'], ['2026-09-01', 'subscription'], ['2026-06-01', 'promotional'], ['2026-05-01', 'list'],
     ]);
-    expect(r.body.coverage?.list_price_timeline).toEqual([{ retailer: 'Shopfront', observations: [{ observed_at: '2026-05-01', price: 44.99 }, { observed_at: '2026-09-01', price: 49.99 }] }]);
+    expect(r.body.coverage?.price_runs).toEqual([
+      { retailer: 'Shopfront', price_basis: 'list', price: 44.99, first_observed_at: '2026-05-01', last_observed_at: '2026-05-01', observations: 1 },
+      { retailer: 'Shopfront', price_basis: 'list', price: 49.99, first_observed_at: '2026-09-01', last_observed_at: '2026-09-01', observations: 1 },
+      { retailer: 'Shopfront', price_basis: 'promotional', price: 35.99, first_observed_at: '2026-06-01', last_observed_at: '2026-06-01', observations: 1 },
+      { retailer: 'Shopfront', price_basis: 'subscription', price: 42.49, first_observed_at: '2026-09-01', last_observed_at: '2026-09-01', observations: 1 },
+    ]);
     const text = JSON.stringify(r.body);
     expect(text).not.toMatch(/price (increased|rose|dropped|fell|was cut|changed)/i);
     expect(r.body.limitations.join(' ')).toMatch(/never a price change/);

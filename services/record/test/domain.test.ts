@@ -3,7 +3,7 @@ import { Calculation } from '@evidence-record/contract';
 import { grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
 import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
 import { declaredFacts } from '../src/domain/facts';
-import { rankSearch, significantTokens } from '../src/domain/search-ranking';
+import { rankSearch, recogniseIngredients, significantTokens } from '../src/domain/search-ranking';
 import type { PriceRow } from '../src/queries/prices';
 import type { DeclaredRow, StateRow } from '../src/queries/label';
 
@@ -130,12 +130,20 @@ describe('search ranking', () => {
         { product_id: 'prd_a', field: 'name', value: 'Surge', exact: true, score: 3 },
         { product_id: 'prd_a', field: 'alias', value: 'IV Surge', exact: false, score: 2 },
       ],
-      [{ ingredient_id: 'ing_creatine_monohydrate', name: 'Creatine Monohydrate', matched: 'Creatine' }],
+      [{ ingredient_id: 'ing_creatine_monohydrate', name: 'Creatine Monohydrate', matched: 'Creatine', by: 'name' }],
       [{ product_id: 'prd_c', declared: [{ ingredient_id: 'ing_creatine_monohydrate', declared_name: 'Creatine Monohydrate' }] }],
     );
     expect(ranked.map((r) => r.product_id)).toEqual(['prd_a', 'prd_b', 'prd_c']);
     expect(ranked[0]!.matched).toEqual([{ field: 'name', value: 'Surge' }, { field: 'alias', value: 'IV Surge' }]);
     expect(ranked[2]!.matched).toEqual([{ field: 'declared_ingredient', value: 'Creatine Monohydrate', ingredient_id: 'ing_creatine_monohydrate' }]);
+  });
+
+  it('recognises the longest whole ingredient name, and a distinctive single word only when nothing whole used it', () => {
+    const syn = (ingredient_id: string, synonym_norm: string, whole: boolean) => ({ ingredient_id, name: ingredient_id, synonym: synonym_norm, synonym_norm, whole });
+    expect(recogniseIngredients([syn('ing_l_citrulline', 'citrulline', true), syn('ing_citrulline_malate', 'citrulline malate', true)], ['citrulline', 'malate']).map((i) => i.ingredient_id)).toEqual(['ing_citrulline_malate']);
+    expect(recogniseIngredients([syn('ing_huperzine_a', 'huperzine a', false)], ['huperzine'])).toEqual([{ ingredient_id: 'ing_huperzine_a', name: 'ing_huperzine_a', matched: 'huperzine a', by: 'word' }]);
+    expect(recogniseIngredients([syn('ing_sodium', 'sodium', true), syn('ing_sodium_nitrate', 'sodium nitrate', false)], ['sodium']).map((i) => i.ingredient_id)).toEqual(['ing_sodium']);
+    expect(recogniseIngredients([syn('ing_beetroot_extract', 'beetroot extract', false), syn('ing_black_pepper_extract', 'black pepper fruit extract', false)], ['extract'])).toEqual([]);
   });
 
   it('breaks ties by product id so the same question always ranks the same way', () => {

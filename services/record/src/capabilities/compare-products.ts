@@ -6,7 +6,7 @@ import { productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { normalizeName } from '../domain/normalize';
 import { declaredLines, latestStates, type DeclaredRow, type StateRow } from '../queries/label';
-import { newestPricePerBasis } from '../queries/prices';
+import { newestPricePerBasis, type PriceRow } from '../queries/prices';
 import { productsById } from '../queries/products';
 
 /**
@@ -44,7 +44,7 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
 
     const states = await latestStates(db, productIds);
     const lines = await declaredLines(db, [...states.values()].map((s) => s.state_id));
-    const prices = await newestPricePerBasis(db, productIds);
+    const prices = preferredPrices(await newestPricePerBasis(db, productIds));
 
     const calculations = prices.map((p) => pricePerServing(p, servingsFor(p, states.get(p.product_id)?.servings_per_container ?? null)));
     const comparison = sideBySide(products, states, lines);
@@ -73,6 +73,8 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
           ...products.filter((p) => p.retired_on !== null).map(limitation.retired),
           calculations.length > 0 && limitation.pricePerServing,
           calculations.length > 0 && limitation.promotionalIsNotAChange,
+          calculations.length > 0 &&
+            "Each product's price per serving uses its newest list price; a product with no list price in the Record uses its newest observed price, and the calculation names that basis.",
           ...products.filter((p) => !prices.some((x) => x.product_id === p.product_id)).map((p) => `${p.brand_name} ${p.name}: the Record holds no price observation, so no price per serving is calculated.`),
         ]),
         confidence:
@@ -84,6 +86,18 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
     };
   });
 });
+
+/** One price per product, so the comparison puts like beside like: its newest list price, else its newest price of any basis. */
+function preferredPrices(newestPerBasis: PriceRow[]): PriceRow[] {
+  const chosen = new Map<string, PriceRow>();
+  for (const row of newestPerBasis) {
+    const seen = chosen.get(row.product_id);
+    if (!seen || (row.price_basis === 'list' && seen.price_basis !== 'list') || (seen.price_basis !== 'list' && row.observed_at > seen.observed_at)) {
+      chosen.set(row.product_id, row);
+    }
+  }
+  return [...chosen.values()];
+}
 
 interface DeclaredCell {
   product_id: string;

@@ -41,7 +41,7 @@ export const getFormulaHistory = recordCapability('get_formula_history', (deps) 
         summary:
           states.length === 0
             ? `The Record holds no label state of ${displayName(product)}, so it has no formula history.`
-            : `The formula history of ${displayName(product)}: ${states.length} label state${states.length === 1 ? '' : 's'} and ${signals.length} released Signal${signals.length === 1 ? '' : 's'}.`,
+            : `The formula history of ${displayName(product)}: ${states.length} label state${states.length === 1 ? '' : 's'} and ${signals.length} released Signal${signals.length === 1 ? '' : 's'}${withdrawn.length > 0 ? ` (${withdrawn.length} since withdrawn)` : ''}.`,
         product: productIdentity(product),
         history: states.map((s) => historyState(s, comparableCount)),
         signals: signals.map((s) => signal(s, product, deps.publicBaseUrl)),

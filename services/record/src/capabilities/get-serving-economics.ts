@@ -1,21 +1,19 @@
 import { Refusal, buildAnswer } from '@evidence-record/contract';
 import { withSnapshot } from '@evidence-record/platform';
 import { recordCapability } from '../capability';
-import { commercialFact, dollars, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor, type CalculationOut } from '../domain/economics';
+import { commercialFact, newestPerBasis, pricePerGramOf, pricePerServing, priceRuns, servingsFor, type CalculationOut } from '../domain/economics';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { declaredLines, latestState } from '../queries/label';
-import { priceObservations, type PriceRow } from '../queries/prices';
+import { priceHistory } from '../queries/prices';
 import { productById } from '../queries/products';
-
-/** The answer shows at most this many dated observations, newest first. */
-const OBSERVATION_CAP = 60;
 
 /**
  * Price per serving of the newest observation of each price basis, and per
  * gram of each bulk ingredient the latest label declares, as calculations
- * with operands. List, promotional and subscription prices stay apart; list
- * prices over time are shown as dated observations, never as a change date.
+ * with operands. List, promotional and subscription prices stay apart.
+ * Prices over time are runs of dated observations at one price (each run's
+ * first and last observation are the commercial facts), never a change date.
  */
 export const getServingEconomics = recordCapability('get_serving_economics', (deps) => async ({ params }, ctx) => {
   const productId = (params as { product_id: string }).product_id;
@@ -26,7 +24,11 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
 
     const state = await latestState(db, productId);
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
-    const { rows: observations, total } = await priceObservations(db, productId, OBSERVATION_CAP);
+    const { rows: observations, truncated } = await priceHistory(db, productId);
+    const runs = priceRuns(observations);
+    const evidence = [...new Set(runs.flatMap((r) => [r.first, r.last]))].sort(
+      (a, b) => b.observed_at.localeCompare(a.observed_at) || a.price_basis.localeCompare(b.price_basis) || a.retailer.localeCompare(b.retailer),
+    );
 
     const latestServings = state?.servings_per_container ?? null;
     const perServing = newestPerBasis(observations).map((o) => pricePerServing(o, servingsFor(o, latestServings)));
@@ -50,15 +52,14 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
             ? `The Record holds no price observation of ${displayName(product)}, so no serving economics can be calculated.`
             : `Serving economics of ${displayName(product)}: price per serving of the newest observation of each price basis, calculated by the service.`,
         product: productIdentity(product),
-        commercial_facts: observations.map(commercialFact),
+        commercial_facts: evidence.map(commercialFact),
         calculations: [...perServing, ...perGram],
         coverage: {
-          observations_total: total,
-          observations_shown: observations.length,
-          first_observed_at: observations.at(-1)?.observed_at ?? null,
-          last_observed_at: observations[0]?.observed_at ?? null,
+          observations: observations.length,
+          first_observed_at: observations[0]?.observed_at ?? null,
+          last_observed_at: observations.at(-1)?.observed_at ?? null,
           price_bases_observed: [...new Set(observations.map((o) => o.price_basis))],
-          list_price_timeline: listTimeline(observations),
+          price_runs: runs.map(({ first: _f, last: _l, ...run }) => run),
           per_gram_basis: reference ? { price_basis: reference.price_basis, as_of: reference.as_of } : null,
         },
         limitations: distinct([
@@ -71,7 +72,9 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
           observations.length > 0 && limitation.onlyListIsList,
           observations.some((o) => o.price_basis === 'list') && limitation.listObservationsAreDated,
           uncalculated && limitation.servingsUnknown,
-          total > observations.length && `The Record holds ${total} price observations of this product; the newest ${observations.length} are shown.`,
+          observations.length > 0 &&
+            'Each run in coverage.price_runs is a span of dated observations at one price; commercial_facts hold the first and last observation of each run.',
+          truncated && `Only the newest ${observations.length} price observations are read.`,
           perGram.length > 0 &&
             'Price per gram is given only for ingredients declared at 1 g or more per serving; it attributes the whole serving price to that ingredient.',
           reference && reference.price_basis !== 'list' && perGram.length > 0 && `Price per gram uses a ${reference.price_basis} price because the Record holds no list price with servings.`,
@@ -87,15 +90,3 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
     };
   });
 });
-
-/** List observations per retailer, oldest first: the dated prices, not dates of change. */
-function listTimeline(rows: PriceRow[]): Array<{ retailer: string; observations: Array<{ observed_at: string; price: number }> }> {
-  const byRetailer = new Map<string, Array<{ observed_at: string; price: number }>>();
-  for (const r of [...rows].reverse()) {
-    if (r.price_basis !== 'list') continue;
-    const list = byRetailer.get(r.retailer) ?? [];
-    list.push({ observed_at: r.observed_at, price: dollars(r.price_cents) });
-    byRetailer.set(r.retailer, list);
-  }
-  return [...byRetailer].map(([retailer, observations]) => ({ retailer, observations }));
-}

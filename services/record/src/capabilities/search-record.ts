@@ -4,9 +4,9 @@ import { recordCapability } from '../capability';
 import { productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { normalizeName, words } from '../domain/normalize';
-import { rankSearch, significantTokens } from '../domain/search-ranking';
+import { rankSearch, recogniseIngredients, significantTokens } from '../domain/search-ranking';
 import { productsById } from '../queries/products';
-import { ingredientHits, nameHits, productsDeclaring } from '../queries/search';
+import { nameHits, productsDeclaring, synonymHits } from '../queries/search';
 
 /**
  * A free-text question answered with a small ranked set of products and what
@@ -27,7 +27,7 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
 
   return withSnapshot(deps.pool, async (db, record) => {
     const names = await nameHits(db, normalized, tokens);
-    const ingredients = await ingredientHits(db, normalized);
+    const ingredients = recogniseIngredients(await synonymHits(db, normalized, tokens), tokens);
     const declaring = await productsDeclaring(db, ingredients.map((i) => i.ingredient_id));
 
     const ranked = rankSearch(names, ingredients, declaring);
@@ -66,7 +66,7 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
           result_cap: SEARCH_RESULT_CAP,
           results: results.map((r, i) => ({ rank: i + 1, product_id: r.product_id, score: r.score, matched: r.matched })),
           more_matches: more,
-          ingredients_recognised: ingredients.map((i) => ({ ingredient_id: i.ingredient_id, name: i.name, matched: i.matched })),
+          ingredients_recognised: ingredients.map((i) => ({ ingredient_id: i.ingredient_id, name: i.name, matched: i.matched, by: i.by })),
         },
         limitations: distinct([
           results.some((r) => r.product.is_demo) && limitation.demoData,

@@ -127,3 +127,51 @@ export function newestPerBasis(rows: PriceRow[]): PriceRow[] {
   }
   return [...newest.values()].sort((a, b) => order.indexOf(a.price_basis) - order.indexOf(b.price_basis));
 }
+
+/**
+ * A run of observations of one retailer and price basis at one price: the
+ * price was seen on each of those dates. Two runs at different prices show
+ * what was observed on each date, never the day the price changed.
+ */
+export interface PriceRun {
+  retailer: string;
+  price_basis: PriceRow['price_basis'];
+  price: number;
+  first_observed_at: string;
+  last_observed_at: string;
+  observations: number;
+  first: PriceRow;
+  last: PriceRow;
+}
+
+/** Runs of equal price per retailer and basis, from observations oldest first. */
+export function priceRuns(rowsOldestFirst: PriceRow[]): PriceRun[] {
+  const open = new Map<string, PriceRun>();
+  const runs: PriceRun[] = [];
+  for (const row of rowsOldestFirst) {
+    const key = `${row.retailer}\u0000${row.price_basis}`;
+    const run = open.get(key);
+    if (run && run.first.price_cents === row.price_cents) {
+      run.last = row;
+      run.last_observed_at = row.observed_at;
+      run.observations += 1;
+      continue;
+    }
+    const next: PriceRun = {
+      retailer: row.retailer,
+      price_basis: row.price_basis,
+      price: dollars(row.price_cents),
+      first_observed_at: row.observed_at,
+      last_observed_at: row.observed_at,
+      observations: 1,
+      first: row,
+      last: row,
+    };
+    open.set(key, next);
+    runs.push(next);
+  }
+  const basisOrder = ['list', 'promotional', 'subscription', 'unspecified'];
+  return runs.sort(
+    (a, b) => a.retailer.localeCompare(b.retailer) || basisOrder.indexOf(a.price_basis) - basisOrder.indexOf(b.price_basis) || a.first_observed_at.localeCompare(b.first_observed_at),
+  );
+}

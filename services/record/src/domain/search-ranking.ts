@@ -1,4 +1,4 @@
-import type { DeclaringProduct, IngredientHit, NameHit } from '../queries/search';
+import type { DeclaringProduct, NameHit, SynonymHit } from '../queries/search';
 
 /**
  * Ranking of search_record. A product ranks by how closely its name or alias
@@ -19,6 +19,40 @@ export function significantTokens(normalizedWords: string[]): string[] {
   return [...new Set(normalizedWords.filter((w) => !STOPWORDS.has(w) && (w.length >= 2 || /\d/.test(w))))];
 }
 
+/** Words too common in ingredient names to name one on their own. */
+const GENERIC_INGREDIENT_WORDS = new Set(
+  'extract acid powder anhydrous malate sulfate chloride hydrochloride hcl fruit root seed leaf vitamin blend matrix complex l dl n beta alpha as'.split(' '),
+);
+
+/** An ingredient the question names: by a whole name or synonym, or (weaker) by one distinctive word of it. */
+export interface IngredientHit {
+  ingredient_id: string;
+  name: string;
+  matched: string;
+  by: 'name' | 'word';
+}
+
+/**
+ * Which ingredients a question names. The longest whole names win: in
+ * "citrulline malate", Citrulline Malate is named and L-Citrulline is not.
+ * A single distinctive word ("huperzine") names an ingredient only when no
+ * whole name already used that word.
+ */
+export function recogniseIngredients(hits: SynonymHit[], tokens: string[]): IngredientHit[] {
+  const whole = hits.filter((h) => h.whole);
+  const inside = (shorter: string, longer: string) => shorter !== longer && ` ${longer} `.includes(` ${shorter} `);
+  const kept = whole.filter((h) => !whole.some((o) => o.ingredient_id !== h.ingredient_id && inside(h.synonym_norm, o.synonym_norm)));
+  const chosen = new Map<string, IngredientHit>();
+  for (const h of kept) if (!chosen.has(h.ingredient_id)) chosen.set(h.ingredient_id, { ingredient_id: h.ingredient_id, name: h.name, matched: h.synonym, by: 'name' });
+  const used = new Set(kept.flatMap((h) => h.synonym_norm.split(' ')));
+  const distinctive = new Set(tokens.filter((t) => t.length >= 4 && !used.has(t) && !GENERIC_INGREDIENT_WORDS.has(t)));
+  for (const h of hits) {
+    if (h.whole || chosen.has(h.ingredient_id)) continue;
+    if (h.synonym_norm.split(' ').some((w) => distinctive.has(w))) chosen.set(h.ingredient_id, { ingredient_id: h.ingredient_id, name: h.name, matched: h.synonym, by: 'word' });
+  }
+  return [...chosen.values()];
+}
+
 export interface Matched {
   field: 'name' | 'alias' | 'brand' | 'declared_ingredient';
   value: string;
@@ -31,7 +65,7 @@ export interface Ranked {
   matched: Matched[];
 }
 
-const weight = { nameExact: 100, aliasExact: 90, name: 20, alias: 18, brandExact: 40, brand: 8, ingredient: 10 } as const;
+const weight = { nameExact: 100, aliasExact: 90, name: 20, alias: 18, brandExact: 40, brand: 8, ingredient: 10, ingredientWord: 6 } as const;
 
 export function rankSearch(names: NameHit[], ingredients: IngredientHit[], declaring: DeclaringProduct[]): Ranked[] {
   const byProduct = new Map<string, { title: number; brand: number; ingredients: number; matched: Matched[] }>();
@@ -51,11 +85,14 @@ export function rankSearch(names: NameHit[], ingredients: IngredientHit[], decla
     }
     if (!e.matched.some((m) => m.field === hit.field && m.value === hit.value)) e.matched.push({ field: hit.field, value: hit.value });
   }
-  const asked = new Set(ingredients.map((i) => i.ingredient_id));
+  const asked = new Map(ingredients.map((i) => [i.ingredient_id, i]));
   for (const d of declaring) {
     const e = entry(d.product_id);
     const lines = d.declared.filter((l) => asked.has(l.ingredient_id));
-    e.ingredients = weight.ingredient * new Set(lines.map((l) => l.ingredient_id)).size;
+    e.ingredients = [...new Set(lines.map((l) => l.ingredient_id))].reduce(
+      (sum, id) => sum + (asked.get(id)!.by === 'name' ? weight.ingredient : weight.ingredientWord),
+      0,
+    );
     for (const l of lines) e.matched.push({ field: 'declared_ingredient', value: l.declared_name, ingredient_id: l.ingredient_id });
   }
   return [...byProduct]

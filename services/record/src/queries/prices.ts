@@ -48,16 +48,22 @@ export async function newestPricePerBasis(db: ClientBase, productIds: string[]):
   return rows;
 }
 
-/** Dated observations of a product, newest first, capped; `total` says how many the Record holds. */
-export async function priceObservations(db: ClientBase, productId: string, cap: number): Promise<{ rows: PriceRow[]; total: number }> {
-  const { rows } = await db.query<PriceRow & { total: number }>({
-    name: 'record-prices-of-product',
-    text: `SELECT ${priceColumns}, count(*) OVER () AS total
+/**
+ * Every dated observation of a product, oldest first, up to a bound that no
+ * real product reaches (weekly reads for decades); `truncated` says if it did.
+ */
+export const PRICE_HISTORY_BOUND = 5000;
+
+export async function priceHistory(db: ClientBase, productId: string): Promise<{ rows: PriceRow[]; truncated: boolean }> {
+  const { rows } = await db.query<PriceRow>({
+    name: 'record-price-history',
+    text: `SELECT ${priceColumns}
              FROM price_observations po ${priceJoins}
             WHERE po.product_id = $1
             ORDER BY po.observed_at DESC, po.price_basis, po.retailer, po.observation_id DESC
             LIMIT $2`,
-    values: [productId, cap],
+    values: [productId, PRICE_HISTORY_BOUND + 1],
   });
-  return { rows: rows.map(({ total: _t, ...r }) => r), total: rows[0]?.total ?? 0 };
+  const truncated = rows.length > PRICE_HISTORY_BOUND;
+  return { rows: rows.slice(0, PRICE_HISTORY_BOUND).reverse(), truncated };
 }

@@ -42,25 +42,31 @@ export async function nameHits(db: ClientBase, normalized: string, tokens: strin
   return rows;
 }
 
-export interface IngredientHit {
+/** A synonym of an ingredient that the question names whole, or shares a word with. */
+export interface SynonymHit {
   ingredient_id: string;
   name: string;
-  matched: string;
+  synonym: string;
+  synonym_norm: string;
+  whole: boolean;
 }
 
-/** Ingredients whose name or a synonym appears as whole words in the question. */
-export async function ingredientHits(db: ClientBase, normalized: string): Promise<IngredientHit[]> {
-  const { rows } = await db.query<IngredientHit>({
-    name: 'record-search-ingredients',
+/**
+ * Synonyms (the catalogue stores each ingredient's name among them) that
+ * appear as whole words in the question, or share one of its words. The
+ * synonym table is small; choosing among the hits is the ranking's job.
+ */
+export async function synonymHits(db: ClientBase, normalized: string, tokens: string[]): Promise<SynonymHit[]> {
+  const { rows } = await db.query<SynonymHit>({
+    name: 'record-search-synonyms',
     text: `
-      SELECT DISTINCT ON (i.ingredient_id) i.ingredient_id, i.name, coalesce(s.synonym, i.name) AS matched
-        FROM ingredients i
-        LEFT JOIN ingredient_synonyms s
-          ON s.ingredient_id = i.ingredient_id AND position(' ' || s.synonym_norm || ' ' IN ' ' || $1 || ' ') > 0
-       WHERE s.synonym_norm IS NOT NULL
-          OR position(' ' || trim(regexp_replace(lower(i.name), '[^a-z0-9]+', ' ', 'g')) || ' ' IN ' ' || $1 || ' ') > 0
-       ORDER BY i.ingredient_id, length(s.synonym_norm) DESC NULLS LAST`,
-    values: [normalized],
+      SELECT s.ingredient_id, i.name, s.synonym, s.synonym_norm,
+             position(' ' || s.synonym_norm || ' ' IN ' ' || $1 || ' ') > 0 AS whole
+        FROM ingredient_synonyms s JOIN ingredients i ON i.ingredient_id = s.ingredient_id
+       WHERE position(' ' || s.synonym_norm || ' ' IN ' ' || $1 || ' ') > 0
+          OR string_to_array(s.synonym_norm, ' ') && $2::text[]
+       ORDER BY s.ingredient_id, length(s.synonym_norm) DESC, s.synonym_norm`,
+    values: [normalized, tokens],
   });
   return rows;
 }
