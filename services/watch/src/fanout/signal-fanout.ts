@@ -35,7 +35,7 @@ export async function fanOutSignal(deps: FanoutDeps, event: SignalReleasedEvent)
   // A Signal withdrawn before anyone was told is not worth an email.
   if (release.status === 'withdrawn') return { kind: 'skipped', reason: 'withdrawn' };
 
-  const created = await insertAlertsForWatchers(deps.pool, event.signal_id, event.product_id, release.released_at);
+  const created = await insertAlertsForWatchers(deps.pool, event.signal_id, event.product_id);
   const pending = await pendingAlerts(deps.pool, event.signal_id);
   await publishAlertRequests(deps, pending.map((a) => ({ alert_id: a.alert_id, signal_id: event.signal_id, account_id: a.account_id, product_id: a.product_id, ...(event.traceparent ? { traceparent: event.traceparent } : {}) })));
   return { kind: 'fanned_out', created, published: pending.length };

@@ -20,18 +20,22 @@ export async function findRelease(pool: Pool, signalId: string): Promise<Release
 /**
  * One alert row per account whose watch on the product existed at release
  * time, in one statement (10,000 watchers are one round trip). The alert id
- * is derived from Signal and account, so a re-run inserts nothing new.
+ * is derived from Signal and account, so a re-run inserts nothing new. The
+ * release time is compared inside Postgres: a JavaScript Date would drop its
+ * microseconds and lose a watch made in the same millisecond.
  */
-export async function insertAlertsForWatchers(pool: Pool, signalId: string, productId: string, releasedAt: Date): Promise<number> {
+export async function insertAlertsForWatchers(pool: Pool, signalId: string, productId: string): Promise<number> {
   const { rowCount } = await pool.query({
     name: 'fanout-insert-alerts',
     text: `INSERT INTO alerts (alert_id, signal_id, account_id, product_id, email)
            SELECT 'alr_' || left(encode(sha256(convert_to($1 || ':' || w.account_id, 'UTF8')), 'hex'), 24),
                   $1, w.account_id, w.product_id, a.email
              FROM watches w JOIN accounts a ON a.account_id = w.account_id
-            WHERE w.product_id = $2 AND w.created_at <= $3
+             JOIN signals s ON s.signal_id = $1
+             JOIN release_batches rb ON rb.batch_id = s.batch_id
+            WHERE w.product_id = $2 AND w.created_at <= rb.released_at
            ON CONFLICT DO NOTHING`,
-    values: [signalId, productId, releasedAt],
+    values: [signalId, productId],
   });
   return rowCount ?? 0;
 }

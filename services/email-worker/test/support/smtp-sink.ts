@@ -1,0 +1,118 @@
+import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+
+/**
+ * A real SMTP server for tests, on an ephemeral port. It keeps every message
+ * it accepted and can be told to answer 4xx (temporary) or 5xx (permanent),
+ * to accept slowly, or be stopped and started again on the same port.
+ */
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  messageId: string | null;
+  alertId: string | null;
+  subject: string | null;
+  text: string;
+  html: string;
+}
+
+export type SinkMode = 'accept' | 'tempfail' | 'reject';
+
+export class SmtpSink {
+  readonly received: ReceivedMail[] = [];
+  mode: SinkMode = 'accept';
+  delayMs = 0;
+  /** Messages refused while not accepting. */
+  refusals = 0;
+  private server: SMTPServer | null = null;
+  port = 0;
+
+  async start(port = this.port): Promise<number> {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream: SMTPServerDataStream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const done = () => {
+            if (this.mode !== 'accept') {
+              this.refusals++;
+              const err = new Error(this.mode === 'tempfail' ? 'Mailbox busy, try later' : 'Mailbox does not exist') as Error & { responseCode: number };
+              err.responseCode = this.mode === 'tempfail' ? 451 : 550;
+              callback(err);
+              return;
+            }
+            const raw = Buffer.concat(chunks).toString('utf8');
+            this.received.push(parseMail(raw, session.envelope.rcptTo.map((r) => r.address)));
+            callback(null);
+          };
+          if (this.delayMs > 0) setTimeout(done, this.delayMs);
+          else done();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    server.on('error', () => undefined);
+    this.server = server;
+    const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
+    this.port = address.port;
+    return this.port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  byAlert(alertId: string): ReceivedMail[] {
+    return this.received.filter((m) => m.alertId === alertId);
+  }
+}
+
+function header(head: string, name: string): string | null {
+  const m = new RegExp(`^${name}:[ \\t]*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head);
+  return m ? m[1]!.replace(/\r?\n[ \t]+/g, ' ').trim() : null;
+}
+
+function decodePart(body: string, encoding: string | null): string {
+  const enc = (encoding ?? '').toLowerCase();
+  if (enc === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (enc === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** Just enough MIME to read the text and HTML parts nodemailer writes. */
+export function parseMail(raw: string, to: string[]): ReceivedMail {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split);
+  const body = raw.slice(split + 4);
+  let text = '';
+  let html = '';
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(header(head, 'Content-Type') ?? '')?.[1];
+  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1) : [`${head}\r\n\r\n${body}`];
+  for (const part of parts) {
+    const i = part.indexOf('\r\n\r\n');
+    const ph = part.slice(0, i);
+    const pb = decodePart(part.slice(i + 4).replace(/\r\n$/, ''), header(ph, 'Content-Transfer-Encoding'));
+    const type = header(ph, 'Content-Type') ?? '';
+    if (type.startsWith('text/plain')) text = pb;
+    else if (type.startsWith('text/html')) html = pb;
+  }
+  return {
+    to,
+    raw,
+    messageId: header(head, 'Message-ID'),
+    alertId: header(head, 'X-Evidence-Record-Alert'),
+    subject: header(head, 'Subject'),
+    text,
+    html,
+  };
+}

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { connectNats, createLogger, createPool, Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
+import { streamNames } from '@evidence-record/contract';
+import { startSignalFanout } from '../../../watch/src/fanout/start';
+import { createMailer } from '../../src/smtp';
+import { startEmailWorker } from '../../src/worker';
+import { freePort } from './nats-server';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Short timings so retries, leases and redeliveries happen within a test. */
+export const testTimings = {
+  EMAIL_ACK_WAIT_MS: '2000',
+  EMAIL_LEASE_MS: '4000',
+  SMTP_TIMEOUT_MS: '1000',
+  EMAIL_BACKOFF_BASE_MS: '200',
+  EMAIL_BACKOFF_MAX_MS: '1500',
+  EMAIL_MAX_ATTEMPTS: '3',
+};
+
+export interface Running {
+  stop: () => Promise<void>;
+}
+
+/** The watch service's Signal fan-out, in-process. */
+export async function startFanout(databaseUrl: string, natsUrl: string, natsPrefix: string): Promise<Running & { pool: Pool; nc: NatsConnection }> {
+  const pool = createPool(databaseUrl, { max: 4, statementTimeoutMs: 30_000 });
+  const nc = await connectNats(natsUrl, 'test-fanout');
+  const log = createLogger('watch-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const fanout = await startSignalFanout({ nc, pool, natsPrefix, durable: 'watch-fanout', ackWaitMs: 10_000, log, metrics: new Metrics('watch') });
+  return {
+    pool,
+    nc,
+    stop: async () => {
+      await fanout.stop();
+      await nc.close();
+      await pool.end();
+    },
+  };
+}
+
+/** One email worker, in-process, with the test timings. */
+export async function startWorker(databaseUrl: string, natsUrl: string, natsPrefix: string, smtpPort: number, overrides: Partial<typeof testTimings> = {}): Promise<Running & { metrics: Metrics }> {
+  const t = { ...testTimings, ...overrides };
+  const pool = createPool(databaseUrl, { max: 6 });
+  const nc = await connectNats(natsUrl, 'test-email-worker');
+  const mailer = createMailer(`smtp://127.0.0.1:${smtpPort}`, { timeoutMs: Number(t.SMTP_TIMEOUT_MS), maxConnections: 4 });
+  const metrics = new Metrics('email-worker');
+  const worker = await startEmailWorker({
+    nc,
+    pool,
+    mailer,
+    log: createLogger('email-worker-test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    metrics,
+    natsPrefix,
+    durable: 'email-worker',
+    ackWaitMs: Number(t.EMAIL_ACK_WAIT_MS),
+    concurrency: 4,
+    mailFrom: 'Evidence Record <alerts@alerts.test>',
+    publicBaseUrl: 'https://api.evidence.test',
+    leaseMs: Number(t.EMAIL_LEASE_MS),
+    maxAttempts: Number(t.EMAIL_MAX_ATTEMPTS),
+    backoffBaseMs: Number(t.EMAIL_BACKOFF_BASE_MS),
+    backoffMaxMs: Number(t.EMAIL_BACKOFF_MAX_MS),
+    crashAfterSend: false,
+  });
+  return {
+    metrics,
+    stop: async () => {
+      await worker.stop();
+      mailer.close();
+      await nc.close();
+      await pool.end();
+    },
+  };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  metric: (name: string) => Promise<number>;
+  stop: () => Promise<void>;
+}
+
+/** The real entrypoint (services/email-worker/src/main.ts) as a child process. */
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/email-worker/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', PORT: String(port), MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // Ready when its health endpoint answers (the worker starts consuming before it listens).
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`email worker exited early: ${output}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`email worker did not become ready: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    port,
+    exited,
+    metric: async (name) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      let sum = 0;
+      for (const line of text.split('\n')) if (line.startsWith(name) && !line.startsWith('#')) sum += Number(line.split(' ').pop());
+      return sum;
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Removes the test's streams from a shared NATS. */
+export async function deleteStreams(natsUrl: string, natsPrefix: string): Promise<void> {
+  const nc = await connectNats(natsUrl, 'test-cleanup');
+  try {
+    const jsm = await nc.jetstreamManager();
+    const names = streamNames(natsPrefix);
+    for (const s of [names.signals.stream, names.alerts.stream]) await jsm.streams.delete(s).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Messages in the ALERTS stream not yet acknowledged by the email worker. */
+export async function alertsBacklog(nc: NatsConnection, natsPrefix: string): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.consumers.info(streamNames(natsPrefix).alerts.stream, 'email-worker');
+  return info.num_pending + info.num_ack_pending;
+}
