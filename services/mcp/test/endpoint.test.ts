@@ -1,0 +1,355 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { AnswerEnvelope, ErrorEnvelope, MCP_PROTOCOL_VERSIONS, generateKey } from '@evidence-record/contract';
+import { StandinGateway, refusal } from './standin-gateway';
+import { accessControlHeaders, connectClient, mcpHeaders, rawRequest, rpc, startMcp, type RunningMcp } from './harness';
+import { toolCallCases } from './tool-calls';
+
+/**
+ * The MCP endpoint driven by the official SDK client, against a real HTTP
+ * server standing in for the gateway's REST routes. Proves the protocol
+ * surface and exactly which REST call each tool makes with which headers.
+ */
+const { key, keyId } = generateKey('test');
+const secret = key.split('_').pop()!;
+const bearer = { authorization: `Bearer ${key}` };
+
+let gateway: StandinGateway;
+let server: RunningMcp;
+let client: Client;
+
+beforeAll(async () => {
+  gateway = new StandinGateway();
+  await gateway.start();
+  server = await startMcp({ GATEWAY_URL: gateway.url });
+  ({ client } = await connectClient(server.url, bearer));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+  await gateway?.stop();
+});
+
+beforeEach(() => {
+  gateway.calls.length = 0;
+  gateway.script.length = 0;
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+async function rpcError(promise: Promise<unknown>): Promise<McpError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(McpError);
+  return err as McpError;
+}
+
+describe('protocol methods', () => {
+  it('negotiates 2025-06-18 with a client that asks for a newer version, and describes the server', async () => {
+    const { client: fresh, transport } = await connectClient(server.url, bearer);
+    expect(transport.protocolVersion).toBe('2025-06-18');
+    expect(fresh.getServerVersion()?.name).toBe('evidence-record');
+    expect(fresh.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
+    expect(fresh.getInstructions()).toMatch(/products\.resolve/);
+    await fresh.close();
+  });
+
+  it('answers initialize with the requested version when it is one of the three', async () => {
+    for (const version of MCP_PROTOCOL_VERSIONS) {
+      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer);
+      expect(res.status).toBe(200);
+      expect((res.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version);
+    }
+    const old = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-10-07', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer);
+    expect((old.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('lists the 18 tools and no legacy name; lists resources, templates and prompts empty; answers ping', async () => {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(18);
+    expect(tools.map((t) => t.name).sort()).toEqual(toolCallCases().map((c) => c.tool).sort());
+    expect(tools.some((t) => t.name.startsWith('service_'))).toBe(false);
+    expect(tools.find((t) => t.name === 'watchlist.add')?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(await client.listResources()).toMatchObject({ resources: [] });
+    expect(await client.listResourceTemplates()).toMatchObject({ resourceTemplates: [] });
+    expect(await client.listPrompts()).toMatchObject({ prompts: [] });
+    expect(await client.ping()).toEqual({});
+  });
+
+  it('spends nothing on protocol methods: initialize, tools/list, ping and the lists make no REST call', async () => {
+    const { client: fresh } = await connectClient(server.url, bearer);
+    await fresh.listTools();
+    await fresh.ping();
+    await fresh.listResources();
+    await fresh.listPrompts();
+    await fresh.close();
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('refuses a cursor on a list it never paged', async () => {
+    const err = await rpcError(client.listTools({ cursor: 'abc' }));
+    expect(err.code).toBe(-32602);
+    expect(err.data).toMatchObject({ code: 'invalid_params', field: 'cursor' });
+  });
+
+  it('answers an unknown method with -32601 and the documented data', async () => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', id: 7, method: 'records/export' }, bearer);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found', data: { code: 'method_not_found' } } });
+    expect((res.json as { error: { data: { request_id: string } } }).error.data.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+});
+
+describe('tools/call through the REST routes', () => {
+  for (const c of toolCallCases()) {
+    it(`${c.tool} makes the ${c.capability} REST call with the caller's key and returns the envelope unchanged`, async () => {
+      const result = await call(c.tool, c.args);
+      expect(gateway.calls).toHaveLength(1);
+      const received = gateway.calls[0]!;
+      expect(received.capability).toBe(c.capability);
+      expect(received.method).toBe(c.rest.method);
+      expect(received.path).toBe(c.rest.path);
+      expect(received.query).toEqual(c.rest.query ?? {});
+      expect(received.body).toEqual(c.rest.body);
+      expect(received.headers.authorization).toBe(`Bearer ${key}`);
+      expect(received.headers['x-service-key']).toBeUndefined();
+      expect(received.headers['x-service-origin']).toBe('mcp');
+
+      const sent = gateway.sent[gateway.sent.length - 1]!;
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([{ type: 'text', text: sent }]);
+      expect(result.structuredContent).toEqual(JSON.parse(sent));
+      expect(AnswerEnvelope.safeParse(result.structuredContent).success).toBe(true);
+      expect(result.structuredContent).toMatchObject({ capability: c.capability });
+      expect(result._meta).toMatchObject({ http_status: 200, ratelimit: { limit: 1000, reset: 37, policy: 'minute' } });
+    });
+  }
+
+  it('accepts every legacy name service_<capability> for the same REST call', async () => {
+    for (const c of toolCallCases()) {
+      gateway.calls.length = 0;
+      const result = await call(`service_${c.capability}`, c.args);
+      expect(result.isError, c.capability).toBeFalsy();
+      expect(gateway.calls.map((r) => [r.capability, r.method, r.path])).toEqual([[c.capability, c.rest.method, c.rest.path]]);
+    }
+  });
+
+  it('copies an X-Service-Key header verbatim instead of Authorization', async () => {
+    const { client: other } = await connectClient(server.url, { 'X-Service-Key': key });
+    await other.callTool({ name: 'record.version', arguments: {} });
+    await other.close();
+    expect(gateway.calls).toHaveLength(1);
+    expect(gateway.calls[0]!.headers['x-service-key']).toBe(key);
+    expect(gateway.calls[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('returns a refusal as a tool error carrying the REST error envelope and its pacing headers', async () => {
+    const refusals = [
+      refusal('get_product_record', 'rate_limited', {}, { 'Retry-After': '12' }),
+      refusal('get_product_record', 'extraction_limit_reached', {}, { 'Retry-After': '3600' }),
+      refusal('get_product_record', 'insufficient_scope', { required_scope: 'products:read' }),
+      refusal('get_product_record', 'not_found'),
+      refusal('get_product_record', 'invalid_credentials'),
+    ];
+    for (const scripted of refusals) {
+      gateway.script.push(scripted);
+      const result = await call('products.get', { product_id: 'prd_abc123def456' });
+      const envelope = JSON.parse(scripted.text) as ErrorEnvelope;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toEqual(envelope);
+      expect(ErrorEnvelope.safeParse(result.structuredContent).success).toBe(true);
+      expect(result.content).toEqual([{ type: 'text', text: scripted.text }]);
+      expect(result._meta).toMatchObject({ http_status: scripted.status });
+      if (scripted.headers?.['Retry-After']) expect(result._meta?.retry_after).toBe(Number(scripted.headers['Retry-After']));
+      else expect(result._meta?.retry_after).toBeUndefined();
+    }
+  });
+
+  it('refuses an unknown tool with -32602 and makes no REST call', async () => {
+    const err = await rpcError(client.callTool({ name: 'records.export', arguments: {} }));
+    expect(err.code).toBe(-32602);
+    expect(err.data).toMatchObject({ code: 'unsupported_capability', tool: 'records.export' });
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('refuses malformed arguments with -32602 naming the field, and makes no REST call', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['products.get', { product_id: 'Acme Blast' }, 'product_id'],
+      ['products.get', {}, 'product_id'],
+      ['products.get', { product_id: 'prd_abc123def456', account: 'acct_1' }, 'account'],
+      ['signals.list', { limit: 500 }, 'limit'],
+      ['products.compare', { product_ids: ['prd_abc123def456'] }, 'product_ids'],
+      ['watchlist.receipt', { period: 'October' }, 'period'],
+    ];
+    for (const [name, args, field] of cases) {
+      const err = await rpcError(client.callTool({ name, arguments: args }));
+      expect(err.code, `${name} ${JSON.stringify(args)}`).toBe(-32602);
+      expect(err.data).toMatchObject({ code: 'invalid_request', tool: name, field });
+      expect((err.data as { request_id: string }).request_id).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('answers -32603 when the gateway answers without an envelope', async () => {
+    gateway.script.push({ status: 502, text: '<html>bad gateway</html>', headers: { 'content-type': 'text/html' } });
+    const err = await rpcError(client.callTool({ name: 'record.version', arguments: {} }));
+    expect(err.code).toBe(-32603);
+    expect(err.data).toMatchObject({ code: 'internal_error', tool: 'record.version' });
+    expect(err.message).not.toMatch(/html|stack|at /);
+  });
+
+  it('answers -32603 when the gateway cannot be reached', async () => {
+    const orphan = await startMcp({ GATEWAY_URL: 'http://127.0.0.1:9' });
+    try {
+      const { client: c } = await connectClient(orphan.url, bearer);
+      const err = await rpcError(c.callTool({ name: 'record.version', arguments: {} }));
+      expect(err.code).toBe(-32603);
+      expect(err.data).toMatchObject({ code: 'internal_error' });
+      await c.close();
+    } finally {
+      await orphan.stop();
+    }
+  });
+});
+
+describe('the HTTP surface', () => {
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+
+  it('answers POST with application/json, never a stream, and never issues Mcp-Session-Id', async () => {
+    for (const message of [init, list, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'record.version', arguments: {} } }]) {
+      const res = await rpc(server.url, message, { ...bearer, 'mcp-protocol-version': '2025-06-18' });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['mcp-session-id']).toBeUndefined();
+      expect(res.json).toMatchObject({ jsonrpc: '2.0', id: message.id });
+    }
+  });
+
+  it('answers a notification with 202 and no body', async () => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, bearer);
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
+  });
+
+  it('answers a JSON-RPC batch with one JSON array', async () => {
+    const res = await rpc(server.url, [list, { jsonrpc: '2.0', id: 9, method: 'ping' }], { ...bearer, 'mcp-protocol-version': '2025-03-26' });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(expect.arrayContaining([expect.objectContaining({ id: 2 }), { jsonrpc: '2.0', id: 9, result: {} }]));
+  });
+
+  it('refuses GET, DELETE and other methods with 405 and Allow: POST', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'OPTIONS']) {
+      const res = await rawRequest(`${server.url}/mcp`, { method, headers: { ...bearer, accept: 'application/json, text/event-stream' } });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'method_not_allowed' } } });
+      expect(accessControlHeaders(res.headers)).toEqual([]);
+    }
+  });
+
+  it('refuses an unsupported MCP-Protocol-Version with 400 listing the supported ones', async () => {
+    for (const version of ['2025-11-25', '2024-10-07', 'x']) {
+      const res = await rpc(server.url, list, { ...bearer, 'mcp-protocol-version': version });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({
+        error: { code: -32000, data: { code: 'unsupported_protocol_version', requested: version, supported_versions: ['2025-06-18', '2025-03-26', '2024-11-05'] } },
+      });
+      for (const v of MCP_PROTOCOL_VERSIONS) expect(res.text).toContain(v);
+    }
+  });
+
+  it('refuses a request without a key with 401, whatever the method', async () => {
+    for (const message of [init, list, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'record.version', arguments: {} } }]) {
+      const res = await rpc(server.url, message);
+      expect(res.status).toBe(401);
+      expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'invalid_credentials' } } });
+    }
+    const malformed = await rpc(server.url, list, { authorization: 'Bearer not-a-key' });
+    expect(malformed.status).toBe(401);
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('refuses a cross-origin Origin with 403 and no CORS headers; accepts an allowed one', async () => {
+    const evil = await rpc(server.url, list, { ...bearer, origin: 'https://evil.example.com' });
+    expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ error: { code: -32000, data: { code: 'origin_not_allowed' } } });
+    expect(accessControlHeaders(evil.headers)).toEqual([]);
+    const own = await rpc(server.url, list, { ...bearer, origin: server.url });
+    expect(own.status).toBe(200);
+    expect(accessControlHeaders(own.headers)).toEqual([]);
+  });
+
+  it('refuses a Host that is not on the allow-list (DNS rebinding) with 403', async () => {
+    const res = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, host: 'evil.example.com' }, body: JSON.stringify(list) });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ error: { code: -32000, data: { code: 'host_not_allowed' } } });
+  });
+
+  it('refuses bodies over 8192 bytes with 413', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.search', arguments: { query: 'x'.repeat(9000) } } });
+    const res = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body: big });
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'payload_too_large' } } });
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('answers a body that is not JSON with -32700, and JSON that is not JSON-RPC with -32600', async () => {
+    const parse = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body: '{"jsonrpc":' });
+    expect(parse.status).toBe(400);
+    expect(parse.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code: 'parse_error' } } });
+    for (const body of ['{"hello":"world"}', '[]', '42', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+      const invalid = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body });
+      expect(invalid.status, body).toBe(400);
+      expect(invalid.json).toMatchObject({ error: { code: -32600, data: { code: 'invalid_request' } } });
+    }
+  });
+
+  it('wants Content-Type application/json (415) and an Accept naming JSON and event streams (406)', async () => {
+    const text = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-type': 'text/plain' }, body: JSON.stringify(list) });
+    expect(text.status).toBe(415);
+    const accept = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, accept: 'text/html' }, body: JSON.stringify(list) });
+    expect(accept.status).toBe(406);
+    expect(accept.json).toMatchObject({ error: { data: { code: 'not_acceptable' } } });
+  });
+
+  it('answers unknown paths with a JSON 404, not an HTML page', async () => {
+    const res = await rawRequest(`${server.url}/mcp/extra/path`, { method: 'GET' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('operations', () => {
+  it('counts messages by method, tool and outcome', async () => {
+    await call('products.get', { product_id: 'prd_abc123def456' });
+    gateway.script.push(refusal('get_product_record', 'not_found'));
+    await call('products.get', { product_id: 'prd_abc123def456' });
+    const res = await rawRequest(`${server.url}/metrics`, { method: 'GET' });
+    expect(res.text).toMatch(/er_mcp_messages_total\{method="tools\/call",tool="products\.get",outcome="ok",service="mcp"\} [1-9]/);
+    expect(res.text).toMatch(/er_mcp_messages_total\{method="tools\/call",tool="products\.get",outcome="tool_error",service="mcp"\} [1-9]/);
+    expect(res.text).toMatch(/er_mcp_http_refusals_total\{code="unsupported_protocol_version",service="mcp"\} [1-9]/);
+  });
+
+  it('serves /healthz and /readyz, and turns unready when draining', async () => {
+    expect((await rawRequest(`${server.url}/healthz`, { method: 'GET' })).status).toBe(200);
+    const other = await startMcp({ GATEWAY_URL: gateway.url });
+    expect((await rawRequest(`${other.url}/readyz`, { method: 'GET' })).status).toBe(200);
+    other.mcp.setDraining();
+    expect((await rawRequest(`${other.url}/readyz`, { method: 'GET' })).status).toBe(503);
+    await other.stop();
+  });
+
+  it('logs the key id and never the key', () => {
+    const all = server.logs.join('\n');
+    expect(all).toContain(keyId);
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain(key);
+  });
+});
