@@ -1,9 +1,17 @@
-import { Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
+import { ConfigError, Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
 import { createRecordApp } from './app';
-import { loadRecordConfig } from './config';
+import { loadRecordConfig, type RecordConfig } from './config';
 
 /** Entrypoint: configuration from the environment, one Postgres pool, graceful shutdown on SIGTERM/SIGINT. */
-const config = loadRecordConfig();
+let config: RecordConfig;
+try {
+  config = loadRecordConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`record: ${err.message}`);
+  process.exit(1);
+}
+
 const log = createLogger('record', config.LOG_LEVEL);
 const pool = createPool(config.DATABASE_URL, {
   max: config.DB_POOL_MAX,

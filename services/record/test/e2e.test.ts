@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } from '@evidence-record/contract';
+import { demoDatabase, type TestDatabase } from '../../../test/support/db';
+import { freePort } from '../../../test/support/stack';
+import { productId } from '../../../scripts/demo-record/ids';
+
+/**
+ * The built entrypoint as a separate process, configured only by its
+ * environment, driven over HTTP through every capability, then stopped with
+ * SIGTERM.
+ */
+const ROOT = new URL('../../../', import.meta.url).pathname;
+let db: TestDatabase;
+let child: ChildProcess;
+let base: string;
+let output = '';
+
+function start(env: NodeJS.ProcessEnv): ChildProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'services/record/src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout!.on('data', (d) => (output += String(d)));
+  proc.stderr!.on('data', (d) => (output += String(d)));
+  return proc;
+}
+
+async function ready(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`record service did not become ready:\n${output}`);
+}
+
+beforeAll(async () => {
+  db = await demoDatabase();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example' });
+  await ready(base);
+});
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await db?.drop();
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const requestId = newRequestId();
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { res, json: (await res.json()) as Record<string, unknown>, requestId };
+}
+
+const surge = productId('ironvale-surge');
+const keystone = productId('drumlin-vane-keystone');
+
+describe('record service as a process', () => {
+  it('answers every one of its nine capabilities with a valid envelope', async () => {
+    const calls: Array<[string, string, unknown, (a: AnswerEnvelope, entities: string[]) => void]> = [
+      ['search_record', '', { query: 'ironvale surge' }, (a, e) => { expect(a.products![0]!.product_id).toBe(surge); expect(e).toContain(surge); }],
+      ['resolve_product', '', { identifier: 'IV Surge' }, (a, e) => { expect(a.product?.product_id).toBe(surge); expect(e).toEqual([surge]); }],
+      ['get_product_record', surge, undefined, (a) => expect(a.verified_facts.length).toBeGreaterThan(0)],
+      ['get_formula_history', surge, undefined, (a) => expect(a.signals!.every((s) => s.signal_url.startsWith('https://er.example/api/v1/signals/'))).toBe(true)],
+      ['compare_products', '', { product_ids: [surge, keystone] }, (a) => expect(a.comparison).toBeDefined()],
+      ['get_serving_economics', surge, undefined, (a) => expect(a.calculations.length).toBeGreaterThan(0)],
+      ['get_research_context', '', { ingredient_ids: ['ing_caffeine'] }, (a, e) => { expect(a.research_context.length).toBeGreaterThan(0); expect(e).toEqual(['ing_caffeine']); }],
+      ['get_regulatory_context', '', { product_id: keystone }, (a) => expect(a.product?.product_id).toBe(keystone)],
+      ['get_record_version', '', undefined, (a, e) => { expect(a.coverage?.supported_category).toBe('pre-workout'); expect(e).toEqual([]); }],
+    ];
+    const versions = new Set<string>();
+    for (const [name, id, body, check] of calls) {
+      const cap = capabilities[name as keyof typeof capabilities];
+      const { res, json, requestId } = await call(cap.method, cap.path.replace(':product_id', id), body);
+      expect(res.status, `${name}: ${JSON.stringify(json)}`).toBe(200);
+      const parsed = AnswerEnvelope.safeParse(json);
+      expect(parsed.success, `${name}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`).toBe(true);
+      const answer = parsed.data!;
+      expect(answer.capability).toBe(name);
+      expect(answer.request_id).toBe(requestId);
+      expect(res.headers.get(headers.requestId)).toBe(requestId);
+      expect(res.headers.get('cache-control')).toBe('private, no-store, max-age=0, must-revalidate');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      check(answer, (res.headers.get(headers.budgetEntities) ?? '').split(',').filter(Boolean));
+      versions.add(answer.record_version);
+    }
+    expect(versions.size).toBe(1);
+  });
+
+  it('refuses with the error envelope, never a stack trace', async () => {
+    for (const [method, path, body, status, code] of [
+      ['GET', '/api/v1/products/prd_000000000000', undefined, 404, 'not_found'],
+      ['GET', '/api/v1/products/Ironvale%20Surge/history', undefined, 400, 'invalid_request'],
+      ['POST', '/api/v1/products/resolve', { identifier: '   ' }, 400, 'invalid_request'],
+      ['POST', '/api/v1/record/search', { query: 'x', limit: 100 }, 400, 'invalid_request'],
+      ['GET', '/api/v1/products', undefined, 404, 'unsupported_capability'],
+    ] as const) {
+      const { res, json } = await call(method, path, body);
+      expect(res.status, path).toBe(status);
+      const parsed = ErrorEnvelope.safeParse(json);
+      expect(parsed.success).toBe(true);
+      expect(parsed.data!.error.code).toBe(code);
+      expect(JSON.stringify(json)).not.toMatch(/at .*\.ts:\d+/);
+    }
+    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"identifier":' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+  });
+
+  it('serves health, readiness and metrics', async () => {
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok', service: 'record' });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/er_requests_total\{[^}]*capability="resolve_product"/);
+  });
+
+  it('stops gracefully on SIGTERM', async () => {
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(output).toMatch(/shut down/);
+  });
+
+  it('refuses to start without DATABASE_URL, naming the variable', async () => {
+    output = '';
+    const proc = start({ PORT: String(await freePort()) });
+    const [code] = await once(proc, 'exit');
+    expect(code).not.toBe(0);
+    expect(output).toContain('DATABASE_URL');
+  });
+});
