@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { createPool, type Pool } from '@evidence-record/platform';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { budgetKey, rateWindowKeys, utcDay } from '../src/keyspace';
+import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type RunningGateway } from './support/harness';
+import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+
+/**
+ * Rate windows per key and daily distinct-entity budgets per organisation,
+ * against the real Redis scripts, under real concurrency.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let redis: Redis;
+let up: FakeUpstreams;
+let gw: RunningGateway;
+let env: { DATABASE_URL: string; REDIS_PREFIX: string };
+let prefix: string;
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url);
+  redis = redisClient();
+  prefix = isolationPrefix('gw-limits').redisPrefix;
+  env = { DATABASE_URL: db.url, REDIS_PREFIX: prefix };
+  up = await startFakeUpstreams();
+  gw = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix: prefix, upstreams: up.urls }));
+  // Generous windows, the free plan's budgets: only the budget can refuse.
+  await createPlan(pool, 'wide_windows', { minute: 10_000, hour: 100_000, day: 1_000_000, products: 15, signals: 15, ingredients: 25 });
+});
+afterAll(async () => {
+  await gw?.close();
+  await up?.close();
+  await dropPrefix(redis, prefix);
+  redis?.disconnect();
+  await pool?.end();
+  await db?.drop();
+});
+
+const pid = (i: number) => `prd_${String(i).padStart(12, '0')}`;
+const get = (path: string, key: string, init: RequestInit = {}) => call(`${gw.url}${path}`, { ...init, key });
+
+/** Waits until the current minute has at least `seconds` left, so a burst lands in one minute whatever windows a reader assumes. */
+async function clearOfMinuteBoundary(seconds = 5): Promise<void> {
+  const left = 60 - (Date.now() / 1000) % 60;
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 100));
+}
+
+function expectLimitHeaders(r: Call): void {
+  for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(r.headers.get(h), h).toMatch(/^\d+$/);
+  expect(['minute', 'hour', 'day']).toContain(r.headers.get('ratelimit-policy'));
+  expect(r.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+  expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+  expect(r.headers.get('cache-control')).toBe('private, no-store, max-age=0, must-revalidate');
+}
+
+describe('rate windows', () => {
+  it('200 parallel requests on one free key admit exactly 30 in the minute', async () => {
+    const k = await orgWithKey(env);
+    await clearOfMinuteBoundary();
+    const results = await Promise.all(Array.from({ length: 200 }, () => get('/api/v1/record/version', k.key)));
+    const admitted = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 429);
+    expect(admitted.length).toBe(30);
+    expect(refused.length).toBe(170);
+    for (const r of refused) {
+      expect(errorCode(r)).toBe('rate_limited');
+      const retryAfter = Number(r.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(r.headers.get('ratelimit-remaining')).toBe('0');
+      expect(r.headers.get('ratelimit-policy')).toBe('minute');
+      expect(r.headers.get('ratelimit-limit')).toBe('30');
+      expectLimitHeaders(r);
+    }
+    for (const r of admitted) expectLimitHeaders(r);
+    const remaining = admitted.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    // A refused request consumes nothing: the hour and day windows counted 30, not 200.
+    const [, hour, day] = rateWindowKeys(prefix, k.keyId);
+    expect(await redis.get(hour)).toBe('30');
+    expect(await redis.get(day)).toBe('30');
+  });
+
+  it('reports the window closest to exhaustion by name (hour), and Retry-After from the window that refused', async () => {
+    await createPlan(pool, 'tight_hour', { minute: 100, hour: 3, day: 1000 });
+    const k = await orgWithKey(env, { plan: 'tight_hour' });
+    const first = await get('/api/v1/record/version', k.key);
+    expect([first.headers.get('ratelimit-policy'), first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')]).toEqual(['hour', '3', '2']);
+    expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(3500);
+    await get('/api/v1/record/version', k.key);
+    await get('/api/v1/record/version', k.key);
+    const refused = await get('/api/v1/record/version', k.key);
+    expect([refused.status, errorCode(refused), refused.headers.get('ratelimit-policy')]).toEqual([429, 'rate_limited', 'hour']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+    expect((refused.body.error as { details: unknown }).details).toEqual({ window: 'hour' });
+  });
+
+  it('windows are per key: another key of the same organisation has its own', async () => {
+    await createPlan(pool, 'two_per_minute', { minute: 2, hour: 100, day: 100 });
+    const a = await orgWithKey(env, { plan: 'two_per_minute' });
+    const b = await anotherKey(env, a.orgId, 'framework:read');
+    await get('/api/v1/record/version', a.key);
+    await get('/api/v1/record/version', a.key);
+    expect((await get('/api/v1/record/version', a.key)).status).toBe(429);
+    expect((await get('/api/v1/record/version', b.key)).status).toBe(200);
+  });
+});
+
+describe('daily distinct-entity budgets', () => {
+  it('50 parallel requests naming 50 distinct products spend exactly 15 and refuse the rest', async () => {
+    const k = await orgWithKey(env, { plan: 'wide_windows' });
+    const before = Date.now();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => get(`/api/v1/products/${pid(i)}`, k.key)));
+    const admitted = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 429);
+    expect(admitted.length).toBe(15);
+    expect(refused.length).toBe(35);
+    const toMidnight = (Date.UTC(new Date(before).getUTCFullYear(), new Date(before).getUTCMonth(), new Date(before).getUTCDate() + 1) - before) / 1000;
+    for (const r of refused) {
+      expect(errorCode(r)).toBe('extraction_limit_reached');
+      const retryAfter = Number(r.headers.get('retry-after'));
+      expect(Math.abs(retryAfter - toMidnight)).toBeLessThanOrEqual(3);
+      expectLimitHeaders(r);
+      // The upstream's entities header never reaches a client.
+      expect(r.headers.get('x-budget-entities')).toBeNull();
+    }
+    for (const r of admitted) expect(r.headers.get('x-budget-entities')).toBeNull();
+    const spent = await redis.smembers(budgetKey(prefix, k.orgId, utcDay(Date.now()), 'product'));
+    expect(spent.sort()).toEqual(admitted.map((r) => (r.body.coverage as { entities: string[] }).entities[0]!).sort());
+
+    // Naming an admitted product again costs nothing, and still answers.
+    const again = await get(`/api/v1/products/${spent[0]}/history`, k.key);
+    expect(again.status).toBe(200);
+    // get_record_version spends nothing.
+    expect((await get('/api/v1/record/version', k.key)).status).toBe(200);
+    // Other kinds have their own budget: Signals are still available.
+    expect((await get('/api/v1/signals/sig_000000000001', k.key)).status).toBe(200);
+    const usage = await waitFor(async () => {
+      const { rows } = await pool.query<{ charged: number; n: number }>(
+        'SELECT coalesce(sum(entities_charged), 0)::int AS charged, count(*)::int AS n FROM usage_log WHERE key_id = $1',
+        [k.keyId],
+      );
+      return rows[0]!.n >= 53 ? rows[0] : null;
+    });
+    expect(usage.charged).toBe(16);
+  });
+
+  it('is shared by every key of an organisation, and an answer that would cross it is not delivered', async () => {
+    const a = await orgWithKey(env, { plan: 'wide_windows' });
+    const b = await anotherKey(env, a.orgId, 'comparisons:create,products:read');
+    for (let i = 0; i < 14; i++) expect((await get(`/api/v1/products/${pid(100 + i)}`, a.key)).status).toBe(200);
+    // A comparison naming 3 products of which 2 are new would cross 15: withheld whole, nothing spent.
+    const crossing = await get('/api/v1/products/compare', b.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product_ids: [pid(100), pid(200), pid(201)] }),
+    });
+    expect([crossing.status, errorCode(crossing)]).toEqual([429, 'extraction_limit_reached']);
+    expect(crossing.body.coverage).toBeUndefined();
+    expect(await redis.scard(budgetKey(prefix, a.orgId, utcDay(Date.now()), 'product'))).toBe(14);
+    // One new product still fits, from either key.
+    expect((await get(`/api/v1/products/${pid(300)}`, b.key)).status).toBe(200);
+    expect((await get(`/api/v1/products/${pid(301)}`, a.key)).status).toBe(429);
+  });
+
+  it('refusals spend nothing: a not_found answer charges no budget', async () => {
+    const k = await orgWithKey(env, { plan: 'wide_windows' });
+    const r = await get('/api/v1/products/prd_nf0000000001', k.key);
+    expect([r.status, errorCode(r)]).toEqual([404, 'not_found']);
+    expectLimitHeaders(r);
+    expect(await redis.exists(budgetKey(prefix, k.orgId, utcDay(Date.now()), 'product'))).toBe(0);
+  });
+});
