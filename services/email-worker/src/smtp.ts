@@ -12,17 +12,27 @@ export function createMailer(smtpUrl: string, opts: { timeoutMs: number; maxConn
 }
 
 export interface SmtpFailure {
-  /** The server rejected the message for good (5xx): retrying cannot help. */
-  permanent: boolean;
+  /**
+   * unavailable: the server could not be reached or is not taking mail (an outage: retried without end, never a dead letter);
+   * temporary: the server refused this message for now (4xx: retried, counts as an attempt);
+   * permanent: the server refused this message for good (5xx: a dead letter at once).
+   */
+  kind: 'unavailable' | 'temporary' | 'permanent';
   message: string;
 }
 
-/** Sorts a nodemailer error into temporary (connection trouble, 4xx) or permanent (5xx). */
+const connectionCodes = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH']);
+
+/** Sorts a nodemailer error by what retrying can achieve. */
 export function classifySmtpFailure(err: unknown): SmtpFailure {
   const e = err as { responseCode?: number; code?: string; response?: string; message?: string };
   const code = typeof e?.responseCode === 'number' ? e.responseCode : null;
   const detail = [e?.code, code, e?.response ?? e?.message].filter((x) => x !== undefined && x !== null).join(' ');
-  return { permanent: code !== null && code >= 500 && code < 600, message: redactCredentials(detail || String(err)).slice(0, 500) };
+  const message = redactCredentials(detail || String(err)).slice(0, 500);
+  // No answer about this message at all, or 421 "service not available": the server, not the message, is the problem.
+  if ((code === null && connectionCodes.has(e?.code ?? '')) || code === 421) return { kind: 'unavailable', message };
+  if (code === null) return { kind: 'temporary', message };
+  return { kind: code >= 500 && code < 600 ? 'permanent' : 'temporary', message };
 }
 
 /** SMTP errors can echo the connection URL; its password must not reach the database or the logs. */

@@ -124,17 +124,19 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
 
 async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, attempt: number, err: unknown, log: Logger): Promise<void> {
   const failure = classifySmtpFailure(err);
-  if (failure.permanent || attempt >= o.maxAttempts) {
+  if (failure.kind === 'permanent' || (failure.kind === 'temporary' && attempt >= o.maxAttempts)) {
     await markDead(o.pool, alertId, failure.message);
     o.metrics.dead.inc();
-    log.error({ attempt, permanent: failure.permanent, error: failure.message }, 'alert is a dead letter');
+    log.error({ attempt, kind: failure.kind, error: failure.message }, 'alert is a dead letter');
     msg.ack();
     return;
   }
-  await markRetry(o.pool, alertId, failure.message);
-  const delay = backoffMs(attempt, o.backoffBaseMs, o.backoffMaxMs);
-  o.metrics.failed.inc({ kind: 'smtp' });
-  log.warn({ attempt, retry_in_ms: delay, error: failure.message }, 'SMTP send failed; will retry');
+  const unavailable = failure.kind === 'unavailable';
+  await markRetry(o.pool, alertId, failure.message, unavailable);
+  // During an outage the attempt count stands still, so the redelivery count drives the backoff.
+  const delay = backoffMs(unavailable ? msg.info.deliveryCount : attempt, o.backoffBaseMs, o.backoffMaxMs);
+  o.metrics.failed.inc({ kind: failure.kind });
+  log.warn({ attempt, kind: failure.kind, retry_in_ms: delay, error: failure.message }, 'SMTP send failed; will retry');
   msg.nak(delay);
 }
 

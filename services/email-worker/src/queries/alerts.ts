@@ -89,12 +89,18 @@ export async function markSent(pool: Pool, alertId: string, smtpMessageId: strin
   return (rowCount ?? 0) > 0;
 }
 
-/** A temporary failure: the alert waits (pending, unclaimed) for the next attempt. */
-export async function markRetry(pool: Pool, alertId: string, error: string): Promise<void> {
+/**
+ * A failed send: the alert waits (pending, unclaimed) for the next attempt.
+ * When the SMTP server was unreachable the attempt is given back: the
+ * server never saw the message, so an outage cannot use up its attempts.
+ */
+export async function markRetry(pool: Pool, alertId: string, error: string, giveAttemptBack: boolean): Promise<void> {
   await pool.query({
     name: 'email-mark-retry',
-    text: `UPDATE alerts SET status = 'pending', claimed_at = NULL, last_error = $2 WHERE alert_id = $1 AND status = 'sending'`,
-    values: [alertId, error],
+    text: `UPDATE alerts SET status = 'pending', claimed_at = NULL, last_error = $2,
+                  attempts = attempts - CASE WHEN $3::boolean THEN 1 ELSE 0 END
+            WHERE alert_id = $1 AND status = 'sending'`,
+    values: [alertId, error, giveAttemptBack],
   });
 }
 
