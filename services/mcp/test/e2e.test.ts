@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AnswerEnvelope, ErrorEnvelope, MCP_PROTOCOL_VERSIONS, scopes } from '@evidence-record/contract';
+import { issueKey, startStack, type RunningStack } from '../../../test/support/stack';
+import { accessControlHeaders, connectClient, rawRequest, rpc } from './harness';
+import { toolCallCases, type CaseIds } from './tool-calls';
+
+/**
+ * The MCP service as a client meets it: the official SDK client talks to
+ * the real gateway's /mcp, which authenticates and passes through to the
+ * MCP service, whose tool calls come back into the gateway's REST routes
+ * and reach the real record, signals, ledger and watch services over a
+ * private clone of the demo Record. All processes are separate.
+ */
+let stack: RunningStack;
+let ids: CaseIds;
+let fullKey: string;
+let client: Client;
+
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: stack.db.url });
+  await c.connect();
+  try {
+    return (await c.query<T>(text, values)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+async function one(text: string): Promise<string> {
+  const rows = await sql<{ id: string }>(text);
+  if (!rows[0]) throw new Error(`demo Record has no row for: ${text}`);
+  return rows[0].id;
+}
+
+/** Ids of the demo Record for which every capability gives a real answer. */
+async function demoIds(): Promise<CaseIds> {
+  const products = await sql<{ id: string }>(
+    `SELECT p.product_id AS id FROM products p
+      WHERE p.depth_class <> 'REGISTERED' AND p.retired_on IS NULL
+        AND EXISTS (SELECT 1 FROM price_observations o WHERE o.product_id = p.product_id)
+      ORDER BY p.product_id LIMIT 2`,
+  );
+  if (products.length < 2) throw new Error('the demo Record needs two comparable products');
+  return {
+    productId: products[0]!.id,
+    otherProductId: products[1]!.id,
+    signalId: await one(`SELECT signal_id AS id FROM signals WHERE released_on IS NOT NULL AND status = 'released' ORDER BY released_on DESC, signal_id LIMIT 1`),
+    editionId: await one(`SELECT edition_id AS id FROM ledger_editions WHERE status = 'closed' ORDER BY period DESC LIMIT 1`),
+    ingredientId: await one(`SELECT ingredient_id AS id FROM research_context ORDER BY ingredient_id LIMIT 1`),
+    brandId: await one(`SELECT brand_id AS id FROM products ORDER BY brand_id LIMIT 1`),
+    period: (await one(`SELECT period AS id FROM ledger_editions WHERE status = 'closed' ORDER BY period DESC LIMIT 1`)),
+  };
+}
+
+async function rest(path: string, key: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${stack.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${key}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+function withoutRequestId(envelope: unknown): unknown {
+  const { request_id: _dropped, ...rest } = envelope as Record<string, unknown>;
+  return rest;
+}
+
+beforeAll(async () => {
+  stack = await startStack('mcp-e2e', { services: ['record', 'signals', 'ledger', 'watch', 'gateway', 'mcp'] });
+  ids = await demoIds();
+  fullKey = (await issueKey(stack, { plan: 'demo', scopes: [...scopes], account: true, name: 'mcp e2e' })).key;
+  ({ client } = await connectClient(stack.baseUrl, { authorization: `Bearer ${fullKey}` }));
+});
+
+afterAll(async () => {
+  await client?.close().catch(() => undefined);
+  await stack?.stop();
+});
+
+describe('the 18 tools through the real gateway and services', () => {
+  it('lists the 18 tools through the gateway', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(toolCallCases().map((c) => c.tool).sort());
+  });
+
+  it('answers every tool with a contract-valid envelope of its capability', async () => {
+    for (const c of toolCallCases(ids)) {
+      const result = (await client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
+      const diagnosis = `${c.tool}: ${JSON.stringify(result.structuredContent).slice(0, 400)}`;
+      expect(result.isError, diagnosis).toBeFalsy();
+      expect(AnswerEnvelope.safeParse(result.structuredContent).success, diagnosis).toBe(true);
+      expect(result.structuredContent).toMatchObject({ capability: c.capability });
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(result.structuredContent);
+      expect(result._meta).toMatchObject({ http_status: 200 });
+    }
+  });
+
+  it('answers every legacy name service_<capability> like the tool', async () => {
+    for (const c of toolCallCases(ids)) {
+      const result = (await client.callTool({ name: `service_${c.capability}`, arguments: c.args })) as CallToolResult;
+      expect(result.isError, c.capability).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ capability: c.capability });
+    }
+  });
+
+  it('returns the same envelope as the REST route, byte for byte but for the request id', async () => {
+    const viaRest = await rest(`/api/v1/products/${ids.productId}`, fullKey);
+    const viaMcp = (await client.callTool({ name: 'products.get', arguments: { product_id: ids.productId } })) as CallToolResult;
+    expect(viaRest.status).toBe(200);
+    expect(withoutRequestId(viaMcp.structuredContent)).toEqual(withoutRequestId(viaRest.body));
+  });
+});
+
+describe('refusals: the MCP tool result carries the REST error.code', () => {
+  it('not_found for an invented Signal id', async () => {
+    const viaRest = await rest('/api/v1/signals/sig_000000000000', fullKey);
+    const viaMcp = (await client.callTool({ name: 'signals.explain', arguments: { signal_id: 'sig_000000000000' } })) as CallToolResult;
+    expect(viaRest.status).toBe(404);
+    expect(viaMcp.isError).toBe(true);
+    expect(ErrorEnvelope.safeParse(viaMcp.structuredContent).success).toBe(true);
+    expect((viaMcp.structuredContent as ErrorEnvelope).error.code).toBe((viaRest.body as ErrorEnvelope).error.code);
+    expect((viaMcp.structuredContent as ErrorEnvelope).error.code).toBe('not_found');
+    expect(viaMcp._meta).toMatchObject({ http_status: 404 });
+  });
+
+  it('insufficient_scope for a key without the scope, with the required scope in details', async () => {
+    const narrow = (await issueKey(stack, { plan: 'free', scopes: ['framework:read'] })).key;
+    const viaRest = await rest(`/api/v1/products/${ids.productId}`, narrow);
+    const { client: c } = await connectClient(stack.baseUrl, { 'X-Service-Key': narrow });
+    const viaMcp = (await c.callTool({ name: 'products.get', arguments: { product_id: ids.productId } })) as CallToolResult;
+    await c.close();
+    expect(viaRest.status).toBe(403);
+    expect(viaMcp.isError).toBe(true);
+    const envelope = viaMcp.structuredContent as ErrorEnvelope;
+    expect(envelope.error.code).toBe((viaRest.body as ErrorEnvelope).error.code);
+    expect(envelope.error).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'products:read' } });
+  });
+});
+
+describe('metering: a tool call spends the rate window once, protocol methods nothing', () => {
+  it('counts one request per tools/call and none for initialize, tools/list and ping', async () => {
+    const issued = await issueKey(stack, { plan: 'free', scopes: ['framework:read', 'products:read'] });
+    const key = issued.key;
+    // A fixed minute window could roll over mid-test; start early in a window.
+    let first = await rest('/api/v1/record/version', key);
+    if (Number(first.headers.get('ratelimit-reset')) < 8) {
+      await new Promise((r) => setTimeout(r, (Number(first.headers.get('ratelimit-reset')) + 1) * 1000));
+      first = await rest('/api/v1/record/version', key);
+    }
+    expect(first.headers.get('ratelimit-policy')).toBe('minute');
+    const r1 = Number(first.headers.get('ratelimit-remaining'));
+
+    const { client: c } = await connectClient(stack.baseUrl, { authorization: `Bearer ${key}` });
+    const call = (await c.callTool({ name: 'record.version', arguments: {} })) as CallToolResult;
+    expect(call._meta).toMatchObject({ http_status: 200, ratelimit: { policy: 'minute', remaining: r1 - 1 } });
+    await c.listTools();
+    await c.ping();
+    await c.listResources();
+    await c.close();
+
+    const last = await rest('/api/v1/record/version', key);
+    expect(Number(last.headers.get('ratelimit-remaining'))).toBe(r1 - 2);
+
+    // The usage log attributes the one REST call the tool made to MCP.
+    await new Promise((r) => setTimeout(r, 1500));
+    const rows = await sql<{ capability: string; origin: string }>(
+      `SELECT capability, origin FROM usage_log WHERE key_id = $1 AND capability = 'get_record_version' ORDER BY usage_id`,
+      [issued.keyId],
+    );
+    expect(rows.map((r) => r.origin)).toEqual(['api', 'mcp', 'api']);
+  });
+
+  it('spends the daily budget through the REST call: the tool answer charges the products it names once', async () => {
+    const issued = await issueKey(stack, { plan: 'free', scopes: ['products:read'] });
+    const { client: c } = await connectClient(stack.baseUrl, { authorization: `Bearer ${issued.key}` });
+    for (let i = 0; i < 3; i++) {
+      const r = (await c.callTool({ name: 'products.get', arguments: { product_id: ids.productId } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+    }
+    await c.close();
+    await new Promise((r) => setTimeout(r, 1500));
+    const rows = await sql<{ charged: number }>(
+      `SELECT coalesce(sum(entities_charged), 0)::int AS charged FROM usage_log WHERE key_id = $1 AND origin = 'mcp'`,
+      [issued.keyId],
+    );
+    expect(rows[0]!.charged).toBe(1);
+  });
+});
+
+describe('the HTTP surface through the gateway', () => {
+  const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+  const bearer = () => ({ authorization: `Bearer ${fullKey}` });
+
+  it('answers application/json without Mcp-Session-Id', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    for (const message of [init, list]) {
+      const res = await rpc(stack.baseUrl, message, bearer());
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['mcp-session-id']).toBeUndefined();
+    }
+  });
+
+  it('refuses GET and DELETE with 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await rawRequest(`${stack.baseUrl}/mcp`, { method, headers: { ...bearer(), accept: 'application/json, text/event-stream' } });
+      expect(res.status, method).toBe(405);
+    }
+  });
+
+  it('refuses an unsupported MCP-Protocol-Version with 400 listing the supported versions', async () => {
+    const res = await rpc(stack.baseUrl, list, { ...bearer(), 'mcp-protocol-version': '2099-01-01' });
+    expect(res.status).toBe(400);
+    for (const v of MCP_PROTOCOL_VERSIONS) expect(res.text).toContain(v);
+  });
+
+  it('refuses a cross-origin Origin with 403 and no CORS headers', async () => {
+    const res = await rpc(stack.baseUrl, list, { ...bearer(), origin: 'https://evil.example.com' });
+    expect(res.status).toBe(403);
+    expect(accessControlHeaders(res.headers)).toEqual([]);
+  });
+
+  it('refuses a request without a valid key before anything runs', async () => {
+    const none = await rpc(stack.baseUrl, list);
+    expect(none.status).toBe(401);
+    const bogus = await rpc(stack.baseUrl, list, { authorization: 'Bearer sk_test_0000000000000000_00000000000000000000000000000000' });
+    expect(bogus.status).toBe(401);
+  });
+
+  it('lists resources and prompts empty', async () => {
+    expect(await client.listResources()).toMatchObject({ resources: [] });
+    expect(await client.listPrompts()).toMatchObject({ prompts: [] });
+  });
+});
