@@ -52,8 +52,9 @@ async function run(title: string, requests: autocannon.Request[]): Promise<void>
     ],
   });
   const non2xx = result.non2xx;
-  console.log(
-    JSON.stringify({
+  // A bench prints its results: that is its output.
+  process.stdout.write(
+    `${JSON.stringify({
       capability: title,
       products_in_record: size[0]!.products,
       requests: result.requests.total,
@@ -64,7 +65,7 @@ async function run(title: string, requests: autocannon.Request[]): Promise<void>
       max_ms: result.latency.max,
       non_2xx: non2xx,
       errors: result.errors,
-    }),
+    })}\n`,
   );
 }
 
