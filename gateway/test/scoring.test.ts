@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { createPool, type Pool } from '@evidence-record/platform';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { scoreKeys, utcDay } from '../src/keyspace';
+import type { ScoringPolicy } from '../src/scoring/policy';
+import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+
+/**
+ * Extraction scoring: iterating over ids, aliases or date windows is
+ * refused, then suspends the key; following the feed as documented and
+ * ordinary repeated lookups never score.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let redis: Redis;
+let up: FakeUpstreams;
+let prefix: string;
+let env: { DATABASE_URL: string; REDIS_PREFIX: string };
+const gateways: RunningGateway[] = [];
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url);
+  redis = redisClient();
+  prefix = isolationPrefix('gw-scoring').redisPrefix;
+  env = { DATABASE_URL: db.url, REDIS_PREFIX: prefix };
+  up = await startFakeUpstreams();
+  await createPlan(pool, 'roomy', { minute: 100_000, hour: 1_000_000, day: 10_000_000, products: 1000, signals: 1000, ingredients: 1000 });
+  await createPlan(pool, 'one_product', { minute: 100_000, hour: 1_000_000, day: 10_000_000, products: 1 });
+});
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  await up?.close();
+  await dropPrefix(redis, prefix);
+  redis?.disconnect();
+  await pool?.end();
+  await db?.drop();
+});
+
+async function gatewayWith(scoring: Partial<ScoringPolicy>, clock?: () => number): Promise<RunningGateway> {
+  const g = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix: prefix, upstreams: up.urls }), { scoring, ...(clock ? { clock } : {}) });
+  gateways.push(g);
+  return g;
+}
+
+async function storedScore(k: IssuedKey, now = Date.now()): Promise<number> {
+  return Number((await redis.hget(scoreKeys(prefix, k.orgId, k.keyId, utcDay(now)).state, 'score')) ?? 0);
+}
+
+const code = (r: Call) => [r.status, errorCode(r)];
+
+describe('a key probing for ids', () => {
+  it('is refused past the first threshold, suspended past the second, and an operator sees why and lifts it', async () => {
+    const g = await gatewayWith({ cool_down_ms: 300 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const probe = (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(i).padStart(10, '0')}`, { key: k.key });
+
+    // Patterned misses: 0, 6, 12, 18, 24, 34 points: still plain not_found answers.
+    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+    // (The score decays with a six-hour half-life: a few milliseconds shave a hair off.)
+    expect(await storedScore(k)).toBeCloseTo(34, 2);
+    // The seventh crosses 40: refused, with a cool-down.
+    const refused = await probe(6);
+    expect(code(refused)).toEqual([429, 'extraction_pattern_refused']);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('ratelimit-policy')).toBeTruthy();
+    // During the cool-down even an ordinary request is refused, and nothing reaches the service.
+    const during = await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key });
+    expect(code(during)).toEqual([429, 'extraction_pattern_refused']);
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    // Continuing the pattern after each cool-down: 54, 64, ... 124 crosses 120.
+    let last: Call | null = null;
+    for (let i = 7; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 320));
+      last = await probe(i);
+      if (last.status === 403) break;
+      expect(code(last)).toEqual([429, 'extraction_pattern_refused']);
+    }
+    expect(code(last!)).toEqual([403, 'key_suspended']);
+    // Suspended for good: Postgres says so, every later request says so.
+    const { rows } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
+    await new Promise((r) => setTimeout(r, 400));
+    const after = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
+    expect((rows[0]?.suspended_at ?? after.rows[0]!.suspended_at)).not.toBeNull();
+    expect(after.rows[0]!.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
+    expect(code(await call(`${g.url}/api/v1/record/version`, { key: k.key }))).toEqual([403, 'key_suspended']);
+
+    // The operator sees why.
+    const shown = await admin(env, 'key', 'show', k.keyId);
+    expect((shown.key as { status: string; suspended_reason: string }).status).toBe('suspended');
+    const events = (await admin(env, 'key', 'events', k.keyId)).events as Array<{ kind: string; detail: Record<string, unknown> }>;
+    const suspension = events.find((e) => e.kind === 'suspended')!;
+    expect(suspension.detail.reasons).toContain('patterned_ids');
+    expect(suspension.detail.evidence).toMatchObject({ distinct_not_found_today: expect.any(Number) });
+    expect(suspension.detail.capability).toBe('get_product_record');
+    expect(events.filter((e) => e.kind === 'extraction_refused').length).toBeGreaterThan(0);
+
+    // And lifts it: the key answers again, with its score cleared.
+    await admin(env, 'key', 'unsuspend', k.keyId);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key })).status).toBe(200);
+    expect(await storedScore(k)).toBe(0);
+  });
+});
+
+describe('what never scores', () => {
+  // Thresholds so low that one scoring event would refuse.
+  const strict: Partial<ScoringPolicy> = { refuse_at: 1, suspend_at: 1000, window_allowance: 2, identifier_allowance: 2, not_found_allowance: 2 };
+
+  it('following the feed with since and next_cursor, as documented, day after day', async () => {
+    let now = Date.now();
+    const g = await gatewayWith(strict, () => now);
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    // Release dates, oldest first: the poller's stored `since` only ever moves forward along them,
+    // several times a day (more distinct values per day than the strict window allowance).
+    const releaseDates = feedSignals.map((s) => s.releasedOn).reverse();
+    let position = 0;
+    for (let day = 0; day < 5; day++) {
+      for (let poll = 0; poll < 6; poll++) {
+        const since = releaseDates[position]!;
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const r: Call = await call(`${g.url}/api/v1/signals?since=${since}&limit=7${cursor ? `&cursor=${cursor}` : ''}`, { key: k.key });
+          expect(r.status, `day ${day} poll ${poll}`).toBe(200);
+          cursor = (r.body.next_cursor as string | null | undefined) ?? null;
+          pages++;
+        } while (cursor && pages < 20);
+        // The poller stores the newest release date it processed; new releases arrive now and then.
+        if (poll % 2 === 0) position = Math.min(releaseDates.length - 1, position + 2);
+      }
+      now += 86_400_000;
+    }
+    // Nothing scored on any day.
+    for (let d = 0; d < 6; d++) expect(await storedScore(k, now - d * 86_400_000)).toBe(0);
+  });
+
+  it('ordinary repeated lookups: the same product, the same missing id, the same name, the default snapshot', async () => {
+    const g = await gatewayWith(strict);
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    for (let i = 0; i < 30; i++) {
+      expect((await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key })).status).toBe(200);
+      expect(code(await call(`${g.url}/api/v1/products/prd_nf0000000001`, { key: k.key }))).toEqual([404, 'not_found']);
+      const resolved = await call(`${g.url}/api/v1/products/resolve`, { key: k.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: i % 2 ? 'Ignite Pre' : '  ignite   PRE ' }) });
+      expect(resolved.status).toBe(200);
+      expect((await call(`${g.url}/api/v1/category/snapshot`, { key: k.key })).status).toBe(200);
+    }
+    expect(await storedScore(k)).toBe(0);
+  });
+});
+
+describe('what scores', () => {
+  // Two scoring events of 5 points refuse (9, not 10: the first has decayed a hair by the second).
+  const quick: Partial<ScoringPolicy> = { refuse_at: 9, suspend_at: 1000, cool_down_ms: 60_000 };
+
+  it('an alias sweep: many distinct identifiers', async () => {
+    const g = await gatewayWith({ ...quick, identifier_allowance: 3, identifier_points: 5 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const statuses: number[] = [];
+    for (const name of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']) {
+      const r = await call(`${g.url}/api/v1/products/resolve`, { key: k.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: name }) });
+      statuses.push(r.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it('tiled date windows on the snapshot, and a feed window sliding backwards', async () => {
+    const g = await gatewayWith({ ...quick, window_allowance: 2, window_points: 5 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const tiles = ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01'];
+    const statuses: number[] = [];
+    for (let i = 0; i < tiles.length - 1; i++) statuses.push((await call(`${g.url}/api/v1/category/snapshot?from=${tiles[i]}&to=${tiles[i + 1]}`, { key: k.key })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+
+    const k2 = await orgWithKey(env, { plan: 'roomy' });
+    const feed = (since: string) => call(`${g.url}/api/v1/signals?since=${since}`, { key: k2.key });
+    expect((await feed('2026-10-01')).status).toBe(200);
+    expect((await feed('2026-10-20')).status).toBe(200);
+    // Stepping since backwards, window after window, is sliding over the history.
+    const back = [];
+    for (const since of ['2026-09-01', '2026-08-01', '2026-07-01', '2026-06-01']) back.push((await feed(since)).status);
+    expect(back).toEqual([200, 200, 200, 429]);
+  });
+
+  it('meeting the spent budget day after day', async () => {
+    let now = Date.UTC(2026, 10, 2, 12);
+    const g = await gatewayWith({ ...quick, exhaustion_days: 3, exhaustion_points: 20 }, () => now);
+    const k = await orgWithKey(env, { plan: 'one_product' });
+    const outcomes: string[] = [];
+    for (let day = 0; day < 3; day++) {
+      expect((await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaa${day}`, { key: k.key })).status).toBe(200);
+      const over = await call(`${g.url}/api/v1/products/prd_bbbbbbbbbbb${day}`, { key: k.key });
+      outcomes.push(String(errorCode(over)));
+      now += 86_400_000;
+    }
+    expect(outcomes).toEqual(['extraction_limit_reached', 'extraction_limit_reached', 'extraction_pattern_refused']);
+  });
+});
