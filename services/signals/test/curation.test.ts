@@ -144,7 +144,7 @@ describe('candidates and review', () => {
 
   it('approving creates an unreleased Signal; refusing creates none; a reviewed candidate is final', async () => {
     const { rows } = await pool.query<{ candidate_id: number; dimension: string }>(`SELECT candidate_id, dimension FROM candidates WHERE status = 'open' ORDER BY candidate_id`);
-    const [formula, price] = rows as [{ candidate_id: number }, { candidate_id: number }];
+    const [formula, price] = [rows[0]!, rows[1]!];
     const approved = await oneVersion(() => approveCandidate(pool, { candidate_id: formula.candidate_id, reviewer: 'reviewer-a', note: 'Both labels read.' }));
     expect(approved.signal_id).toMatch(/^sig_[0-9a-z]{12}$/);
     const s = await pool.query('SELECT released_on, batch_id FROM signals WHERE signal_id = $1', [approved.signal_id]);
