@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { DISCLAIMER } from '@evidence-record/contract';
+import { backoffMs } from '../src/backoff';
+import { EmailWorkerConfigSchema } from '../src/config';
+import { deliveryStep } from '../src/delivery-step';
+import { messageIdFor, renderAlertEmail } from '../src/message';
+import { classifySmtpFailure } from '../src/smtp';
+
+const alert = {
+  alert_id: 'alr_0123456789abcdef01234567',
+  product_id: 'prd_abcdefghijkl',
+  product_name: 'Volt <Pre>',
+  brand_name: 'Alert & Co',
+  dimension: 'formula',
+  summary: 'Beta-alanine went from 3.2 g to 1.6 g.',
+  window_start: '2025-11-02',
+  window_end: '2025-12-14',
+  exact_change_date: null,
+  released_on: '2026-01-05',
+  signal_id: 'sig_abcdefghijkl',
+};
+
+describe('the alert email', () => {
+  const email = renderAlertEmail(alert, { publicBaseUrl: 'https://api.example.test/', mailFrom: 'Evidence Record <alerts@mail.example.test>' });
+  it('says what changed, when (a window, not a date), where to read it and how to stop', () => {
+    expect(email.text).toContain('Alert & Co Volt <Pre> (prd_abcdefghijkl)');
+    expect(email.text).toContain('What changed (formula): Beta-alanine went from 3.2 g to 1.6 g.');
+    expect(email.text).toContain('2025-11-02 to 2025-12-14');
+    expect(email.text).toContain('not an exact change date');
+    expect(email.text).toContain('https://api.example.test/api/v1/signals/sig_abcdefghijkl');
+    expect(email.text).toContain('DELETE https://api.example.test/api/v1/watch/prd_abcdefghijkl');
+    expect(email.text).toContain('watchlist.remove');
+    expect(email.text).toContain(DISCLAIMER);
+    expect(email.messageId).toBe('<alr_0123456789abcdef01234567@mail.example.test>');
+  });
+  it('escapes Record text in the HTML part', () => {
+    expect(email.html).toContain('Alert &amp; Co Volt &lt;Pre&gt;');
+    expect(email.html).not.toContain('Volt <Pre>');
+  });
+  it('names an exact change date only when the Record has one', () => {
+    const exact = renderAlertEmail({ ...alert, exact_change_date: '2025-12-01' }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test' });
+    expect(exact.text).toContain('dated to 2025-12-01');
+    expect(exact.text).not.toContain('not an exact change date');
+  });
+  it('derives the Message-ID from the alert id alone', () => {
+    expect(messageIdFor('alr_x', 'alerts@a.test')).toBe('<alr_x@a.test>');
+    expect(messageIdFor('alr_x', 'no address')).toBe('<alr_x@evidence-record.local>');
+  });
+});
+
+describe('what to do with an arriving alert message', () => {
+  const base = { status: 'pending' as const, watching: true, lease_live: false, lease_remaining_ms: null, signal_status: 'released' as const };
+  it('only acknowledges settled alerts', () => {
+    for (const status of ['sent', 'cancelled', 'dead'] as const) expect(deliveryStep({ ...base, status })).toEqual({ kind: 'done', reason: status });
+  });
+  it('waits out another worker’s live claim, and takes over an expired one', () => {
+    expect(deliveryStep({ ...base, status: 'sending', lease_live: true, lease_remaining_ms: 3000 })).toEqual({ kind: 'wait', ms: 3500 });
+    expect(deliveryStep({ ...base, status: 'sending', lease_live: false, lease_remaining_ms: 0 })).toEqual({ kind: 'claim' });
+  });
+  it('cancels when the account stopped watching or the Signal was withdrawn', () => {
+    expect(deliveryStep({ ...base, watching: false }).kind).toBe('cancel');
+    expect(deliveryStep({ ...base, signal_status: 'withdrawn' }).kind).toBe('cancel');
+    expect(deliveryStep({ ...base, signal_status: 'corrected' })).toEqual({ kind: 'claim' });
+  });
+});
+
+describe('SMTP failures and backoff', () => {
+  it('sorts failures by what a retry can achieve', () => {
+    expect(classifySmtpFailure(Object.assign(new Error('x'), { code: 'ESOCKET' })).kind).toBe('unavailable');
+    expect(classifySmtpFailure(Object.assign(new Error('x'), { code: 'EMESSAGE', responseCode: 421 })).kind).toBe('unavailable');
+    expect(classifySmtpFailure(Object.assign(new Error('x'), { code: 'EMESSAGE', responseCode: 451 })).kind).toBe('temporary');
+    expect(classifySmtpFailure(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 550 })).kind).toBe('permanent');
+    expect(classifySmtpFailure(Object.assign(new Error('bad address'), { code: 'EENVELOPE' })).kind).toBe('temporary');
+  });
+  it('never stores SMTP credentials in an error', () => {
+    const f = classifySmtpFailure(new Error('cannot reach smtp://user:hunter2@mail.test:587'));
+    expect(f.message).not.toContain('hunter2');
+    expect(f.message).toContain('smtp://user:[redacted]@');
+  });
+  it('backs off exponentially within ±20 %, capped', () => {
+    expect(backoffMs(1, 1000, 60_000, () => 0.5)).toBe(1000);
+    expect(backoffMs(4, 1000, 60_000, () => 0.5)).toBe(8000);
+    expect(backoffMs(30, 1000, 60_000, () => 1)).toBe(60_000);
+    for (let a = 1; a < 10; a++) {
+      const d = backoffMs(a, 1000, 60_000);
+      const nominal = Math.min(60_000, 1000 * 2 ** (a - 1));
+      expect(d).toBeGreaterThanOrEqual(nominal * 0.8 - 1);
+      expect(d).toBeLessThanOrEqual(Math.min(60_000, nominal * 1.2) + 1);
+    }
+  });
+});
+
+describe('configuration', () => {
+  const required = { DATABASE_URL: 'postgres://x/y', NATS_URL: 'nats://127.0.0.1:4222' };
+  it('points at the local SMTP sink by default', () => {
+    const c = EmailWorkerConfigSchema.parse(required);
+    expect(c).toMatchObject({ PORT: 8106, SMTP_URL: 'smtp://127.0.0.1:1025', EMAIL_MAX_ATTEMPTS: 8, EMAIL_WORKER_CRASH_AFTER_SEND: '0' });
+  });
+  it('refuses a lease shorter than a slow send', () => {
+    expect(EmailWorkerConfigSchema.safeParse({ ...required, EMAIL_LEASE_MS: '30000', SMTP_TIMEOUT_MS: '20000' }).success).toBe(false);
+  });
+});
