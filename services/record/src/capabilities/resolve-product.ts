@@ -26,9 +26,9 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
   }
 
   return withSnapshot(deps.pool, async (db, record) => {
-    const matches = distinctProducts(await productsNamedExactly(db, normalized, brandSplits(normalized)));
+    const { matches, total } = await productsNamedExactly(db, normalized, brandSplits(normalized), CANDIDATE_CAP);
 
-    if (matches.length === 1) {
+    if (total === 1) {
       const match = matches[0]!;
       return {
         answer: buildAnswer({
@@ -50,10 +50,9 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
       };
     }
 
-    if (matches.length > 1) {
-      const shown = matches.slice(0, CANDIDATE_CAP);
-      return ambiguous(ctx.requestId, record, normalized, shown, matches.length, {
-        summary: `The identifier is shared by ${matches.length} products in the Record; pick one candidate, none is assumed.`,
+    if (total > 1) {
+      return ambiguous(ctx.requestId, record, normalized, matches, total, {
+        summary: `The identifier is shared by ${total} products in the Record; pick one candidate, none is assumed.`,
         basis: 'The normalised identifier matches the name or an alias of several products.',
       });
     }
@@ -128,15 +127,4 @@ export function brandSplits(normalized: string): Array<[string, string]> {
   const splits: Array<[string, string]> = [];
   for (let i = 1; i < w.length; i++) splits.push([w.slice(0, i).join(' '), w.slice(i).join(' ')]);
   return splits;
-}
-
-/** One row per product; the most specific way it matched wins (brand + name over a bare alias). */
-function distinctProducts(matches: NameMatch[]): NameMatch[] {
-  const rank: Record<NameMatch['matched_on'], number> = { brand_and_name: 0, brand_and_alias: 1, name: 2, alias: 3 };
-  const best = new Map<string, NameMatch>();
-  for (const m of matches) {
-    const seen = best.get(m.product_id);
-    if (!seen || rank[m.matched_on] < rank[seen.matched_on]) best.set(m.product_id, m);
-  }
-  return [...best.values()];
 }
