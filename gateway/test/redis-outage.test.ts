@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { createPool, type Pool } from '@evidence-record/platform';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { freePort } from '../../test/support/stack';
+import { call, errorCode, gatewayConfig, orgWithKey, startGateway, waitFor, type IssuedKey, type RunningGateway } from './support/harness';
+import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+
+/**
+ * Redis unavailable: the gateway fails closed (no answer leaves unmetered)
+ * and recovers by itself. Uses a private redis-server started here, never
+ * the machine's main one.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let up: FakeUpstreams;
+let gw: RunningGateway;
+let port: number;
+let server: ChildProcess | null = null;
+let k: IssuedKey;
+
+async function startRedis(): Promise<void> {
+  server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await waitFor(async () => {
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      return (await probe.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      probe.disconnect();
+    }
+  });
+}
+
+async function stopRedis(): Promise<void> {
+  const s = server;
+  server = null;
+  if (!s || s.exitCode !== null) return;
+  const exited = new Promise((r) => s.once('exit', r));
+  s.kill('SIGKILL');
+  await exited;
+}
+
+beforeAll(async () => {
+  port = await freePort();
+  await startRedis();
+  db = await emptyDatabase();
+  pool = createPool(db.url);
+  const { redisPrefix } = isolationPrefix('gw-redis-outage');
+  up = await startFakeUpstreams();
+  const redisUrl = `redis://127.0.0.1:${port}`;
+  gw = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix, redisUrl, upstreams: up.urls }));
+  k = await orgWithKey({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, REDIS_URL: redisUrl } as never);
+});
+afterAll(async () => {
+  await gw?.close();
+  await stopRedis();
+  await up?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+const product = () => call(`${gw.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key });
+
+describe('Redis down', () => {
+  it('fails closed with 500 internal_error and the request id, at once, then recovers and forgets what it could not hear', async () => {
+    expect((await product()).status).toBe(200);
+    await stopRedis();
+
+    const started = Date.now();
+    const refused = await Promise.all([product(), product(), call(`${gw.url}/api/v1/record/version`, { key: k.key })]);
+    expect(Date.now() - started).toBeLessThan(3000);
+    for (const r of refused) {
+      expect([r.status, errorCode(r)]).toEqual([500, 'internal_error']);
+      expect(r.body.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(r.headers.get('x-request-id')).toBe(r.body.request_id);
+      expect(r.body.coverage).toBeUndefined();
+    }
+    // Health says nothing about Redis; readiness does.
+    expect((await call(`${gw.url}/api/v1/health`)).status).toBe(200);
+    expect((await call(`${gw.url}/readyz`)).status).toBe(503);
+
+    // While nobody could publish it, the key was revoked.
+    await pool.query('UPDATE api_keys SET revoked_at = now() WHERE key_id = $1', [k.keyId]);
+
+    await startRedis();
+    await waitFor(async () => (await call(`${gw.url}/readyz`)).status === 200, 10_000);
+    // The revocation holds although no invalidation message was ever sent.
+    const r = await waitFor(async () => {
+      const res = await product();
+      return res.status === 500 ? null : res;
+    }, 5000);
+    expect([r.status, errorCode(r)]).toEqual([401, 'invalid_credentials']);
+  });
+});
