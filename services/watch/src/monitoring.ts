@@ -2,10 +2,11 @@
  * Monitoring vocabulary of a watch item and a receipt, as pure functions so
  * the rules can be read (and tested) without a database.
  *
- * Schedule: a monitored product's sources are checked once a day, so the next
- * check is due 24 hours after the last check (docs/decisions/0501).
+ * Schedule: a monitored product's sources are read once a week (the cadence
+ * of the monitoring ledger), so the next check is due seven days after the
+ * last check (docs/decisions/0501-watch-items-and-receipts.md).
  */
-export const CHECK_INTERVAL_HOURS = 24;
+export const CHECK_INTERVAL_HOURS = 7 * 24;
 
 export type MonitoringState = 'monitored' | 'not_monitored' | 'source_unreadable';
 
@@ -41,7 +42,7 @@ export function monitoringView(facts: MonitoringFacts, now: Date): MonitoringVie
   };
 }
 
-/** Last check + 24 h; a product never checked yet is due from the start of its monitoring span. */
+/** Last check + the interval; a product never checked yet is due from the start of its monitoring span. */
 export function nextCheckDue(lastCheckedAt: Date | null, spanStartedOn: string | null): Date {
   if (lastCheckedAt) return new Date(lastCheckedAt.getTime() + CHECK_INTERVAL_HOURS * 3_600_000);
   return new Date(`${spanStartedOn ?? '1970-01-01'}T00:00:00.000Z`);

@@ -39,17 +39,18 @@ describe('periods and coverage', () => {
 
 describe('monitoring state of a watch item', () => {
   const now = new Date('2026-03-15T12:00:00Z');
-  it('is due 24 hours after the last check, or from the span start when never checked', () => {
-    expect(nextCheckDue(new Date('2026-03-15T06:00:00Z'), '2026-01-01').toISOString()).toBe('2026-03-16T06:00:00.000Z');
+  it('is due a week after the last check, or from the span start when never checked', () => {
+    expect(nextCheckDue(new Date('2026-03-15T06:00:00Z'), '2026-01-01').toISOString()).toBe('2026-03-22T06:00:00.000Z');
     expect(nextCheckDue(null, '2026-03-10').toISOString()).toBe('2026-03-10T00:00:00.000Z');
   });
   it('separates monitored, source unreadable and not monitored', () => {
     const base = { retired: false, monitoredToday: true, spanStartedOn: '2026-01-01', sourcesUnreadable: 0, lastCheckedAt: new Date('2026-03-15T06:00:00Z') };
-    expect(monitoringView(base, now)).toEqual({ monitoring_state: 'monitored', currently_unreadable: false, next_check_due: '2026-03-16T06:00:00.000Z', check_overdue: false });
+    expect(monitoringView(base, now)).toEqual({ monitoring_state: 'monitored', currently_unreadable: false, next_check_due: '2026-03-22T06:00:00.000Z', check_overdue: false });
     expect(monitoringView({ ...base, sourcesUnreadable: 1 }, now).monitoring_state).toBe('source_unreadable');
     expect(monitoringView({ ...base, monitoredToday: false }, now)).toEqual({ monitoring_state: 'not_monitored', currently_unreadable: null, next_check_due: null, check_overdue: null });
     expect(monitoringView({ ...base, retired: true }, now).monitoring_state).toBe('not_monitored');
-    expect(monitoringView({ ...base, lastCheckedAt: new Date('2026-03-13T06:00:00Z') }, now).check_overdue).toBe(true);
+    expect(monitoringView({ ...base, lastCheckedAt: new Date('2026-03-08T06:00:00Z') }, now).check_overdue).toBe(true);
+    expect(monitoringView({ ...base, lastCheckedAt: new Date('2026-03-08T18:00:00Z') }, now).check_overdue).toBe(false);
   });
 });
 

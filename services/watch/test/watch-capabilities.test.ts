@@ -43,7 +43,7 @@ beforeAll(async () => {
 
   await insertSpan(h.pool, unreadable.productId, '2026-01-01');
   await insertSource(h.pool, unreadable.productId, { health: 'unreadable', healthSince: '2026-03-12T08:00:00Z', lastReadAt: '2026-03-11T08:00:00Z' });
-  await insertCheck(h.pool, unreadable.productId, '2026-03-13T08:00:00Z', 'unreadable');
+  await insertCheck(h.pool, unreadable.productId, '2026-03-05T08:00:00Z', 'unreadable');
 
   await insertSpan(h.pool, unmonitored.productId, '2025-06-01', '2025-12-31');
 }, 60_000);
@@ -205,16 +205,16 @@ describe('watch items', () => {
       currently_unreadable: false,
       last_read_at: '2026-03-15T06:00:00.000Z',
       last_checked_at: '2026-03-15T06:00:00.000Z',
-      next_check_due: '2026-03-16T06:00:00.000Z',
+      next_check_due: '2026-03-22T06:00:00.000Z',
       check_overdue: false,
-      check_interval_hours: 24,
+      check_interval_hours: 168,
     });
     expect(byId.get(unreadable.productId)).toMatchObject({
       monitoring_state: 'source_unreadable',
       currently_unreadable: true,
       unreadable_since: '2026-03-12T08:00:00.000Z',
       last_read_at: '2026-03-11T08:00:00.000Z',
-      next_check_due: '2026-03-14T08:00:00.000Z',
+      next_check_due: '2026-03-12T08:00:00.000Z',
       check_overdue: true,
     });
     expect(byId.get(unmonitored.productId)).toMatchObject({ monitoring_state: 'not_monitored', currently_unreadable: null, next_check_due: null });
