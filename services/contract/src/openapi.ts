@@ -44,6 +44,8 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     if (cap.path.includes(':') && cap.service !== 'watch') common.push('not_found');
     if (cap.service === 'watch') common.push('account_binding_required');
     if (cap.name === 'watch_product') common.push('watch_limit_reached', 'product_not_watchable', 'not_found');
+    // A product id the Record does not hold; a product merely not watched succeeds unchanged.
+    if (cap.name === 'unwatch_product') common.push('not_found');
     registry.registerPath({
       method: cap.method.toLowerCase() as 'get' | 'post' | 'delete',
       path: toOpenApiPath(cap.path),
@@ -106,7 +108,8 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       history_state_classes: decisions.historyStateClasses,
       edition_statuses: decisions.editionStatuses,
       price_bases: decisions.priceBases,
-      watch_receipt_period: 'YYYY-MM, default the current UTC month',
+      watch_receipt_period: 'YYYY-MM, default the current UTC month; a month that has not started is invalid_request; the current month is partial up to today',
+      watch_check_schedule: 'sources of a monitored product are read weekly: next_check_due = last check + 7 days',
       refused_comparison: 'HTTP 200 answer with status "refused", the named products, no comparison, and a limitation naming the REGISTERED product',
       cursor: `opaque, signed by the service, bound to the filters it was issued for, valid ${decisions.CURSOR_TTL_SECONDS} seconds`,
       budget_entities_header: headers.budgetEntities,
