@@ -21,6 +21,17 @@ export interface ProtocolDeps extends ToolCallDeps {
 
 type SdkRequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
 
+/** Schemas that only match a method name, built once: the SDK dispatches on them, we parse the params. */
+const methodMatchers = new Map<string, z.ZodType>();
+function matcherFor(method: string): z.ZodType {
+  let matcher = methodMatchers.get(method);
+  if (!matcher) {
+    matcher = z.looseObject({ method: z.literal(method) });
+    methodMatchers.set(method, matcher);
+  }
+  return matcher;
+}
+
 /**
  * Registers a method handler that parses the request with the SDK's schema
  * itself, so malformed params are a -32602 naming the field rather than
@@ -28,7 +39,7 @@ type SdkRequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawS
  */
 function handle<S extends SdkRequestSchema>(server: Server, schema: S, handler: (request: z.infer<S>) => ServerResult | Promise<ServerResult>): void {
   const method = schema.shape.method.value;
-  server.setRequestHandler(z.looseObject({ method: z.literal(method) }), async (raw) => {
+  server.setRequestHandler(matcherFor(method) as z.ZodObject<{ method: z.ZodLiteral<string> }>, async (raw) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

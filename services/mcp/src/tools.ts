@@ -272,6 +272,15 @@ export function buildToolCatalogue(capabilities: readonly Capability[] = capabil
       byName.set(name, tool);
     }
   }
-  const listed = tools.map((t) => t.listing);
+  // Served to every request as the same objects: frozen so no request can change another's answer.
+  const listed = tools.map((t) => deepFreeze(t.listing));
   return { listed, find: (name) => byName.get(name), tools };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
