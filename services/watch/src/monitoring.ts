@@ -4,7 +4,7 @@
  *
  * Schedule: a monitored product's sources are read once a week (the cadence
  * of the monitoring ledger), so the next check is due seven days after the
- * last check (docs/decisions/0501-watch-items-and-receipts.md).
+ * last check (docs/decisions/0502-watch-items-and-receipts.md).
  */
 export const CHECK_INTERVAL_HOURS = 7 * 24;
 
