@@ -14,7 +14,7 @@ import { observe } from './scoring/observe';
 type Checked = NonNullable<GatewayContext['checked']>;
 
 /**
- * One capability request, in the order of docs/decisions/0301:
+ * One capability request, in the order of docs/decisions/0300-gateway-check-order.md:
  * authenticate → suspension → scope → plan → account binding → rate windows
  * → body and arguments → upstream → answer check → budget and score → deliver.
  * Any fault (Redis, Postgres, upstream) ends in 500 internal_error with the

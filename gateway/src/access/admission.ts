@@ -5,7 +5,7 @@ import type { KeyRecord } from './key-record';
 
 /**
  * Who may ask what. The order of the checks is part of the contract
- * (docs/decisions/0301-gateway-check-order.md): authentication, then
+ * (docs/decisions/0300-gateway-check-order.md): authentication, then
  * suspension, then scope, then plan entitlement, then account binding.
  */
 

@@ -63,7 +63,7 @@ export function reportedWindow(windows: WindowState[]): WindowState {
   return best;
 }
 
-/** RateLimit-* headers (docs/decisions/0302-ratelimit-headers.md). */
+/** RateLimit-* headers (docs/decisions/0301-rate-windows-and-headers.md). */
 export function rateLimitHeaders(decision: Pick<RateDecision, 'reported'>): Record<string, string> {
   const w = decision.reported;
   return {

@@ -24,6 +24,17 @@ export interface Settlement {
 /** Daily sets outlive their day by a day, so a request at 23:59:59 still finds them. */
 const DAILY_SET_TTL_SECONDS = 2 * 24 * 60 * 60;
 
+// The policy travels to the script as JSON; it is serialised once per policy, not per request.
+const policyJson = new WeakMap<ScoringPolicy, string>();
+function serialised(policy: ScoringPolicy): string {
+  let json = policyJson.get(policy);
+  if (json === undefined) {
+    json = JSON.stringify(policy);
+    policyJson.set(policy, json);
+  }
+  return json;
+}
+
 export function budgetLimit(plan: PlanLimits, kind: CostKind): number | null {
   return kind === 'nothing' ? null : plan.budgets[kind];
 }
@@ -64,7 +75,7 @@ export async function settleAnswer(
     obs?.kind ?? '',
     obs?.value ?? '',
     obs?.kind === 'since' ? obs.filter : '',
-    JSON.stringify(args.policy),
+    serialised(args.policy),
     ...(limit === null ? [] : args.entities),
   );
   return {
