@@ -12,7 +12,7 @@ const exec = promisify(execFile);
 export const serviceNames = ['record', 'signals', 'ledger', 'watch', 'mcp', 'email-worker', 'gateway'] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
-const entrypoints: Record<ServiceName, string> = {
+export const entrypoints: Record<ServiceName, string> = {
   gateway: 'gateway/src/main.ts',
   record: 'services/record/src/main.ts',
   signals: 'services/signals/src/main.ts',
@@ -53,7 +53,16 @@ export interface RunningStack {
  * URL. Private database (a clone of the demo Record), Redis prefix, NATS
  * streams and a real SMTP server, so stacks of parallel test files never meet.
  */
-export async function startStack(label: string, opts: { services?: readonly ServiceName[]; extraEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>> } = {}): Promise<RunningStack> {
+export interface StackOptions {
+  services?: readonly ServiceName[];
+  extraEnv?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
+  /** A private Redis (e.g. one a fault test stops and restarts) instead of the machine's. */
+  redisUrl?: string;
+  /** A private nats-server (e.g. one a fault test stops and restarts) instead of the machine's. */
+  natsUrl?: string;
+}
+
+export async function startStack(label: string, opts: StackOptions = {}): Promise<RunningStack> {
   const services = opts.services ?? serviceNames;
   const db = await demoDatabase();
   const { redisPrefix, natsPrefix } = isolationPrefix(label);
@@ -67,9 +76,9 @@ export async function startStack(label: string, opts: { services?: readonly Serv
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.STACK_LOG_LEVEL ?? 'warn',
     DATABASE_URL: db.url,
-    REDIS_URL,
+    REDIS_URL: opts.redisUrl ?? REDIS_URL,
     REDIS_PREFIX: redisPrefix,
-    NATS_URL,
+    NATS_URL: opts.natsUrl ?? NATS_URL,
     NATS_PREFIX: natsPrefix,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
     SMTP_URL: smtp.url,
@@ -149,7 +158,7 @@ export async function startStack(label: string, opts: { services?: readonly Serv
   return stack;
 }
 
-async function waitReady(name: string, port: number, child: ChildProcess, lines: string[]): Promise<void> {
+export async function waitReady(name: string, port: number, child: ChildProcess, lines: string[]): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${lines.slice(-30).join('\n')}`);
