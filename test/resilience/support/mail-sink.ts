@@ -1,0 +1,126 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+
+export interface Delivered {
+  to: string[];
+  alertId: string | null;
+  messageId: string | null;
+  raw: string;
+  at: number;
+}
+
+interface Held {
+  session: SMTPServerSession;
+  raw: string;
+  to: string[];
+  callback: (err?: Error | null) => void;
+}
+
+/**
+ * A real SMTP server for fault tests, with the failures a mail relay has:
+ * it can be stopped and started again on the same port (an outage), refuse
+ * chosen recipients with a permanent 5xx, and hold messages it has received
+ * without answering yet (`hold()`), so that a test can kill a sender while
+ * mail is in flight but not accepted. A held message whose sender went away
+ * is never accepted: it counts as not delivered, as in SMTP.
+ */
+export class MailSink {
+  readonly delivered: Delivered[] = [];
+  /** Recipients refused at RCPT TO with 550 (a permanently failing address). */
+  readonly refuse = new Set<string>();
+  received = 0;
+  private held: Held[] = [];
+  private holding = false;
+  private closedSessions = new Set<string>();
+  private server: SMTPServer;
+  port = 0;
+
+  constructor() {
+    this.server = this.create();
+  }
+
+  private create(): SMTPServer {
+    return new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.refuse.has(address.address.toLowerCase())) {
+          callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+          return;
+        }
+        callback();
+      },
+      onClose: (session) => {
+        this.closedSessions.add(session.id);
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          this.received++;
+          const held: Held = { session, raw: Buffer.concat(chunks).toString('utf8'), to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), callback };
+          if (this.holding) this.held.push(held);
+          else this.accept(held);
+        });
+      },
+    });
+  }
+
+  private accept(h: Held): void {
+    if (this.closedSessions.has(h.session.id)) return;
+    this.delivered.push({
+      to: h.to,
+      alertId: /^X-Evidence-Record-Alert:\s*(\S+)/im.exec(h.raw)?.[1] ?? null,
+      messageId: /^Message-ID:\s*(.+)$/im.exec(h.raw)?.[1]?.trim() ?? null,
+      raw: h.raw,
+      at: Date.now(),
+    });
+    h.callback();
+  }
+
+  /** From now on, messages are received but not answered until `release()`. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  /** Answers every held message whose sender is still connected, and stops holding. */
+  release(): void {
+    this.holding = false;
+    const held = this.held;
+    this.held = [];
+    for (const h of held) this.accept(h);
+  }
+
+  async start(port = this.port): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.port = ((this.server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    return this.port;
+  }
+
+  /** An outage: open connections are cut and nothing listens on the port until `start()`. */
+  async stop(): Promise<void> {
+    const s = this.server as unknown as { connections?: Set<{ close?: () => void; _socket?: { destroy: () => void } }> };
+    for (const c of s.connections ?? []) c._socket?.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server = this.create();
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Deliveries per alert id (an alert delivered twice shows up as 2). */
+  countsByAlert(): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const d of this.delivered) if (d.alertId) m.set(d.alertId, (m.get(d.alertId) ?? 0) + 1);
+    return m;
+  }
+}

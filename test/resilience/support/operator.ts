@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createPool } from '@evidence-record/platform';
+import { parseFlags, type AdminContext } from '../../../scripts/admin/cli';
+import { nouns } from '../../../scripts/admin/nouns/index';
+import type { RunningStack } from '../../support/stack';
+
+/**
+ * The operator CLI, two ways. `operator` runs a verb's own code in the test
+ * process (exactly what `npm run -s admin` runs, without a process start per
+ * call) for fixtures; `cli` runs the real CLI process and keeps its exit code
+ * and stdout, for tests about the CLI itself.
+ */
+export async function operator(stack: RunningStack, ...argv: string[]): Promise<Record<string, unknown>> {
+  const [nounName, verbName, ...rest] = argv;
+  const verb = nouns.find((n) => n.noun === nounName)?.verbs[verbName ?? ''];
+  if (!verb) throw new Error(`no verb ${argv.slice(0, 2).join(' ')}`);
+  const closers: Array<() => Promise<void>> = [];
+  const pool = createPool(stack.env.DATABASE_URL!, { max: 2, applicationName: 'test-operator', statementTimeoutMs: 60_000 });
+  closers.push(() => pool.end());
+  const ctx: AdminContext = { pool, flags: parseFlags(rest), env: { ...stack.env }, onClose: (fn) => closers.push(fn) };
+  try {
+    return await verb.run(ctx);
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+  }
+}
+
+export interface CliRun {
+  exitCode: number;
+  json: Record<string, unknown>;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(stack: RunningStack, ...argv: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...argv, '--json'], { env: { ...stack.env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const last = stdout.trim().split('\n').pop() ?? '';
+      let json: Record<string, unknown> = {};
+      try {
+        json = JSON.parse(last) as Record<string, unknown>;
+      } catch {
+        json = {};
+      }
+      resolve({ exitCode, json, stdout, stderr });
+    });
+  });
+}
+
+export interface Customer {
+  key: string;
+  keyId: string;
+  orgId: string;
+  accountId: string | null;
+  email: string | null;
+}
+
+/** An organisation on `plan`, optionally bound to one account (with `email`), and one key with `scopes`. */
+export async function customer(stack: RunningStack, opts: { plan: string; scopes: readonly string[]; account?: boolean; email?: string; name?: string }): Promise<Customer> {
+  const org = await operator(stack, 'org', 'create', '--name', opts.name ?? `org ${randomBytes(3).toString('hex')}`, '--plan', opts.plan);
+  const orgId = String(org.org_id);
+  let accountId: string | null = null;
+  let email: string | null = null;
+  if (opts.account || opts.email) {
+    email = opts.email ?? `acct-${randomBytes(4).toString('hex')}@example.test`;
+    accountId = String((await operator(stack, 'account', 'create', '--org', orgId, '--email', email)).account_id);
+  }
+  const issued = await operator(stack, 'key', 'issue', '--org', orgId, '--scopes', opts.scopes.join(','), '--env', 'test');
+  return { key: String(issued.key), keyId: String(issued.key_id), orgId, accountId, email };
+}
+
+export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(stack: RunningStack, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Curates one new Signal per product the way an operator does: a new label
+ * capture, a candidate between the product's newest comparable state and
+ * the new one, a review, and one dated release batch for all of them.
+ * Release dates must move forward, so each call releases one day later.
+ */
+export async function releaseNewSignals(stack: RunningStack, productIds: string[], label = 'resilience'): Promise<string[]> {
+  const before = await query<{ product_id: string; state_id: string }>(
+    stack,
+    `SELECT DISTINCT ON (product_id) product_id, state_id FROM history_states
+      WHERE product_id = ANY($1) AND classification = 'comparable' ORDER BY product_id, observed_to DESC, state_id DESC`,
+    [productIds],
+  );
+  const beforeOf = new Map(before.map((r) => [r.product_id, r.state_id]));
+  const observedAt = new Date().toISOString().slice(0, 10);
+  const bundle = {
+    captures: productIds.map((productId, i) => ({
+      product_id: productId,
+      source: { kind: 'manufacturer', url: `https://resilience.example/${productId}`, retailer: null },
+      observed_at: observedAt,
+      preserved: { path: `captures/${label}/${randomBytes(6).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
+      label: {
+        classification: 'comparable',
+        serving: { size: 10 + i, unit: 'g', servings_per_container: 30, description: `1 scoop (${10 + i} g)` },
+        blends: [],
+        ingredients: [
+          { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 150 + Math.floor(Math.random() * 200), unit: 'mg' },
+          { declared_name: 'L-Citrulline', ingredient_id: 'ing_l_citrulline', amount: 4 + i, unit: 'g' },
+        ],
+      },
+      prices: [],
+    })),
+  };
+  const file = join(tmpdir(), `resilience-bundle-${randomBytes(4).toString('hex')}.json`);
+  await writeFile(file, JSON.stringify(bundle));
+  const imported = await operator(stack, 'capture', 'import', '--file', file);
+  const after = imported.states_created as string[];
+  const signalIds: string[] = [];
+  for (const [i, productId] of productIds.entries()) {
+    const beforeState = beforeOf.get(productId);
+    if (!beforeState) throw new Error(`${productId} has no comparable state to compare with`);
+    const candidate = await operator(stack, 'candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', beforeState, '--after', after[i]!, '--summary', `Declared caffeine changed (${label}).`);
+    const signal = await operator(stack, 'candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'resilience reviewer', '--note', `internal review note ${label}`);
+    signalIds.push(String(signal.signal_id));
+  }
+  const last = await query<{ d: string | null }>(stack, 'SELECT max(release_date)::text AS d FROM release_batches');
+  const today = new Date().toISOString().slice(0, 10);
+  const newest = last[0]?.d ?? null;
+  const date = newest !== null && newest >= today ? new Date(Date.parse(`${newest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : today;
+  await operator(stack, 'signal', 'release', '--date', date, '--by', 'resilience test');
+  return signalIds;
+}
+
+/** Products that have a comparable state (so a new Signal can be curated on them), in a stable order. */
+export async function comparableProducts(stack: RunningStack): Promise<string[]> {
+  const rows = await query<{ product_id: string }>(
+    stack,
+    `SELECT DISTINCT p.product_id FROM products p JOIN history_states h ON h.product_id = p.product_id
+      WHERE h.classification = 'comparable' AND p.retired_on IS NULL ORDER BY p.product_id`,
+  );
+  return rows.map((r) => r.product_id);
+}
