@@ -51,6 +51,11 @@ export function alertMessageHandler(o: DeliveryOptions): (msg: JsMsg) => Promise
     try {
       await deliver(o, msg, event, log);
     } catch (err) {
+      if (err instanceof SentButUnrecorded) {
+        // Leave the message unsettled: after the lease another worker resends (docs/decisions/0501).
+        log.error({ err: String(err.cause) }, 'email accepted by SMTP but not recorded as sent; it may be sent again after the lease');
+        return;
+      }
       // Postgres trouble before anything was sent: try again shortly.
       o.metrics.failed.inc({ kind: 'internal' });
       log.warn({ err: String(err) }, 'delivery step failed before sending; retrying');
@@ -140,6 +145,10 @@ async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, at
   msg.nak(delay);
 }
 
+class SentButUnrecorded extends Error {
+  override name = 'SentButUnrecorded';
+}
+
 /**
  * The one step between SMTP acceptance and the acknowledgement. If Postgres
  * is briefly away we keep trying (and keep the message) for half the lease;
@@ -153,7 +162,7 @@ async function recordSent(o: DeliveryOptions, msg: JsMsg, alertId: string, smtpM
       if (!(await markSent(o.pool, alertId, smtpMessageId))) log.warn('alert was no longer claimed by this worker when it was recorded as sent');
       return;
     } catch (err) {
-      if (Date.now() > deadline) throw err;
+      if (Date.now() > deadline) throw new SentButUnrecorded('could not record the sent alert', { cause: err });
       log.warn({ err: String(err) }, 'could not record the sent alert yet; retrying');
       msg.working();
       await sleep(wait);
