@@ -58,6 +58,7 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
     log: deps.log,
     metrics,
     protocol: { catalogue, gateway, metrics, validator: new AjvJsonSchemaValidator() },
+    isDraining: () => draining,
   });
 
   app.use((_req, res) => {

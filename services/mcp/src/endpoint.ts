@@ -27,6 +27,8 @@ export interface EndpointOptions {
   log: Logger;
   metrics: McpMetrics;
   protocol: ProtocolDeps;
+  /** True once shutdown started: answers then close their connection, so the server can stop as soon as they are sent. */
+  isDraining: () => boolean;
 }
 
 interface Exchange {
@@ -57,11 +59,13 @@ class ObservedTransport extends StreamableHTTPServerTransport {
   constructor(
     private readonly exchange: Exchange,
     private readonly metrics: McpMetrics,
+    private readonly beforeAnswer: () => void,
   ) {
     super({ sessionIdGenerator: undefined, enableJsonResponse: true });
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    this.beforeAnswer();
     if (isJSONRPCErrorResponse(message)) {
       const data = typeof message.error.data === 'object' && message.error.data !== null ? (message.error.data as Record<string, unknown>) : {};
       message = {
@@ -164,7 +168,9 @@ function serve(opts: EndpointOptions): RequestHandler {
     }
 
     const server = buildProtocolServer({ key: exchange.key, log: exchange.log }, opts.protocol);
-    const transport = new ObservedTransport(exchange, opts.metrics);
+    const transport = new ObservedTransport(exchange, opts.metrics, () => {
+      if (opts.isDraining() && !res.headersSent) res.setHeader('Connection', 'close');
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();

@@ -53,6 +53,8 @@ export class StandinGateway {
   /** Body texts of the answers sent, in order. */
   readonly sent: string[] = [];
   remaining = 1000;
+  /** Answer this late, to keep a tool call in flight. */
+  delayMs = 0;
   private server: http.Server | null = null;
   url = '';
 
@@ -83,8 +85,10 @@ export class StandinGateway {
           'RateLimit-Policy': 'minute',
         };
         this.sent.push(answer.text);
-        res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders, ...answer.headers });
-        res.end(answer.text);
+        setTimeout(() => {
+          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders, ...answer.headers });
+          res.end(answer.text);
+        }, this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
