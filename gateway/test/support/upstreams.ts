@@ -40,7 +40,7 @@ export interface SeenRequest {
   body: unknown;
 }
 
-function handlerFor(cap: Capability, seen: SeenRequest[]): CapabilityHandler {
+function handlerFor(cap: Capability, seenById: Map<string, SeenRequest>): CapabilityHandler {
   return async (input, ctx) => {
     let entities: string[] = [];
     let next_cursor: string | null | undefined;
@@ -97,7 +97,7 @@ function handlerFor(cap: Capability, seen: SeenRequest[]): CapabilityHandler {
       default:
         entities = [];
     }
-    const mine = seen.find((r) => r.headers['x-request-id'] === ctx.requestId);
+    const mine = seenById.get(ctx.requestId);
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
@@ -131,17 +131,21 @@ const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).po
 /** One app per service, plus an MCP stand-in that echoes what it received. */
 export async function startFakeUpstreams(): Promise<FakeUpstreams> {
   const seen: SeenRequest[] = [];
+  const seenById = new Map<string, SeenRequest>();
   const servers: Server[] = [];
   const urls: Partial<Record<ServiceName | 'mcp', string>> = {};
   const log = createLogger('fake-upstream', 'silent');
   for (const service of ['record', 'signals', 'ledger', 'watch'] as const) {
     const opts = { name: service, log, metrics: new Metrics(service), readiness: async () => undefined, recordVersion: async () => record.record_version };
     const app = createServiceApp(opts);
-    app.use((req, _res, next) => {
-      seen.push({ capability: req.path, headers: { ...req.headers }, body: undefined });
+    app.use((req, res, next) => {
+      const entry: SeenRequest = { capability: req.path, headers: { ...req.headers }, body: undefined };
+      const id = String(req.headers['x-request-id']);
+      seenById.set(id, entry);
+      res.on('finish', () => seenById.delete(id));
       next();
     });
-    for (const cap of capabilityList.filter((c) => c.service === service)) mountCapability(app, opts, cap, handlerFor(cap, seen));
+    for (const cap of capabilityList.filter((c) => c.service === service)) mountCapability(app, opts, cap, handlerFor(cap, seenById));
     finishServiceApp(app, opts);
     const s = await listen(app);
     servers.push(s);
