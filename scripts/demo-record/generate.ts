@@ -97,6 +97,7 @@ export async function generateRecord(databaseUrl: string, opts: GenerateOptions)
       const { rows } = await c.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM products) AS any');
       if (rows[0]!.any) throw new Error('the database already holds products; generate into an empty, migrated database');
       await c.query("SET LOCAL work_mem = '256MB'");
+      await c.query("SET LOCAL maintenance_work_mem = '512MB'");
       const restore = await suspendForeignKeysAndIndexes(c);
 
       // Catalogue shared with the demo Record.
