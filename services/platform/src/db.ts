@@ -30,6 +30,14 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // The pool listens for errors only on idle clients. A connection that dies
+  // while a client is checked out (Postgres restarting mid-transaction) emits
+  // 'error' on that client, which would crash the process with nobody
+  // listening. The query in flight still fails with the error, and release()
+  // drops the broken client from the pool.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 
