@@ -1,0 +1,538 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect } from 'nats';
+import pg from 'pg';
+import { streamNames } from '@evidence-record/contract';
+import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, databaseUrl, dropDatabase, fingerprint } from './databases';
+import { AlertSink, insertWatchers, measureFanout, type FanoutResult } from './fanout';
+import { runLoad, type LoadResult, type RequestTemplate } from './load';
+import { PgCounter } from './pg-counter';
+import { summarizeProfile } from './profile';
+import { PrivateRedis, RedisCounter } from './redis-counter';
+import { diffCounts } from './tap';
+import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type ProfileSummary, type RecordSize } from './report';
+import { BenchStack, freePort, type Bundle } from './stack';
+
+/**
+ * `npm run bench`: one run that measures the gateway and the hot paths on
+ * this machine and writes docs/benchmarks.md (see its "How it is measured").
+ */
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '16' },
+    counted: { type: 'string', default: '3000' },
+    'mcp-rate': { type: 'string', default: '100' },
+    watchers: { type: 'string', default: '10000' },
+    products: { type: 'string', default: '100000' },
+    signals: { type: 'string', default: '500000' },
+    profile: { type: 'boolean', default: false },
+    'skip-large': { type: 'boolean', default: false },
+    'skip-fanout': { type: 'boolean', default: false },
+    out: { type: 'string', default: 'docs/benchmarks.md' },
+  },
+  strict: true,
+});
+
+const settings = {
+  seconds: Number(flags.seconds),
+  warmupSeconds: Number(flags.warmup),
+  connections: Number(flags.connections),
+  countedRequests: Number(flags.counted),
+  mcpRate: Number(flags['mcp-rate']),
+};
+const WATCHERS = Number(flags.watchers);
+const LARGE = { products: Number(flags.products), signals: Number(flags.signals) };
+/** The whole run must stay under ten minutes; optional parts are skipped past this point. */
+const SOFT_DEADLINE_MS = 8.5 * 60_000;
+/** Distinct resolve identifiers one key may use per day before the extraction score counts them (gateway scoring policy). */
+const IDENTIFIERS_PER_KEY = 40;
+const EXTRA_KEYS = 10;
+
+const started = Date.now();
+const workDir = '.run/bench';
+const logDir = join(workDir, 'logs');
+const profileDir = join(workDir, 'profiles');
+const notes: string[] = [];
+const log = (msg: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
+const elapsed = () => Date.now() - started;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+rmSync(logDir, { recursive: true, force: true });
+rmSync(profileDir, { recursive: true, force: true });
+mkdirSync(logDir, { recursive: true });
+mkdirSync(profileDir, { recursive: true });
+
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+const machine = {
+  nproc: os.availableParallelism(),
+  cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  os: `${os.type()} ${os.release()}`,
+  loadBefore: os.loadavg(),
+  loadAfter: [] as number[],
+};
+const commit = git('rev-parse', '--short=10', 'HEAD');
+const dirty = git('status', '--porcelain', '--untracked-files=no').length > 0;
+
+// ---------------------------------------------------------------- request shapes
+
+const json = { 'content-type': 'application/json' };
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+function versionRequests(key: string): RequestTemplate[] {
+  return [{ method: 'GET', path: '/api/v1/record/version', headers: bearer(key) }];
+}
+
+function resolveRequests(keys: string[], identifiers: string[]): RequestTemplate[] {
+  return identifiers.slice(0, keys.length * IDENTIFIERS_PER_KEY).map((identifier, i) => ({
+    method: 'POST',
+    path: '/api/v1/products/resolve',
+    headers: { ...bearer(keys[Math.floor(i / IDENTIFIERS_PER_KEY)]!), ...json },
+    body: JSON.stringify({ identifier: identifier.slice(0, 120) }),
+  }));
+}
+
+function productRequests(key: string, productIds: string[]): RequestTemplate[] {
+  return productIds.map((id) => ({ method: 'GET', path: `/api/v1/products/${id}`, headers: bearer(key) }));
+}
+
+function feedRequests(key: string, sample: RecordSample): RequestTemplate[] {
+  const out: RequestTemplate[] = [];
+  const n = Math.max(sample.feedProducts.length, sample.feedBrands.length, 1);
+  for (let i = 0; i < n; i++) {
+    out.push({ method: 'GET', path: '/api/v1/signals?limit=20', headers: bearer(key) });
+    const p = sample.feedProducts[i % Math.max(1, sample.feedProducts.length)];
+    if (p) out.push({ method: 'GET', path: `/api/v1/signals?product_id=${p}&limit=20`, headers: bearer(key) });
+    const b = sample.feedBrands[i % Math.max(1, sample.feedBrands.length)];
+    if (b) out.push({ method: 'GET', path: `/api/v1/signals?brand=${b}&limit=20`, headers: bearer(key) });
+  }
+  return out;
+}
+
+function mcpRequests(key: string, identifier: string): RequestTemplate[] {
+  return [
+    {
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...bearer(key), ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'products.resolve', arguments: { identifier } } }),
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- helpers
+
+interface RecordSample {
+  size: RecordSize;
+  identifiers: string[];
+  productIds: string[];
+  feedProducts: string[];
+  feedBrands: string[];
+  fanoutProducts: string[];
+  lastReleaseDate: string | null;
+}
+
+/** Real names, ids and filters of the Record under test, in a fixed (hash) order so runs compare. */
+async function sampleRecord(database: string): Promise<RecordSample> {
+  const client = new pg.Client({ connectionString: databaseUrl(database) });
+  await client.connect();
+  try {
+    const q = async <T extends pg.QueryResultRow>(sql: string) => (await client.query<T>(sql)).rows;
+    const [size] = await q<{ products: number; signals: number }>(
+      `SELECT (SELECT count(*)::int FROM products) AS products, (SELECT count(*)::int FROM signals WHERE released_on IS NOT NULL) AS signals`,
+    );
+    const names = await q<{ identifier: string }>(
+      `SELECT identifier FROM (
+         (SELECT b.name || ' ' || p.name AS identifier, md5(p.product_id) AS h FROM products p JOIN brands b USING (brand_id) ORDER BY md5(p.product_id) LIMIT ${EXTRA_KEYS * IDENTIFIERS_PER_KEY})
+         UNION ALL
+         (SELECT alias, md5(alias) FROM product_aliases ORDER BY md5(alias) LIMIT ${EXTRA_KEYS * 8})
+       ) x ORDER BY h`,
+    );
+    const ids = await q<{ product_id: string }>(`SELECT product_id FROM products ORDER BY md5(product_id) LIMIT 2000`);
+    const feedProducts = await q<{ product_id: string }>(
+      `SELECT product_id FROM (SELECT DISTINCT product_id FROM signals WHERE released_on IS NOT NULL) s ORDER BY md5(product_id) LIMIT 200`,
+    );
+    const feedBrands = await q<{ brand_id: string }>(`SELECT brand_id FROM brands ORDER BY md5(brand_id) LIMIT 50`);
+    const fanout = await q<{ product_id: string }>(
+      `SELECT p.product_id FROM products p
+        WHERE p.depth_class = 'TRACKED' AND p.retired_on IS NULL
+          AND EXISTS (SELECT 1 FROM history_states h WHERE h.product_id = p.product_id AND h.classification = 'comparable')
+        ORDER BY md5(p.product_id) LIMIT 2`,
+    );
+    const [last] = await q<{ d: string | null }>(`SELECT max(release_date)::text AS d FROM release_batches`);
+    // Normalised duplicates would be one identifier for the score but two requests here; keep the first.
+    const seen = new Set<string>();
+    const identifiers = names.map((n) => n.identifier).filter((i) => {
+      const k = i.toLowerCase().replace(/\s+/g, ' ').trim();
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return {
+      size: { database, products: size!.products, signals: size!.signals },
+      identifiers,
+      productIds: ids.map((r) => r.product_id),
+      feedProducts: feedProducts.map((r) => r.product_id),
+      feedBrands: feedBrands.map((r) => r.brand_id),
+      fanoutProducts: fanout.map((r) => r.product_id),
+      lastReleaseDate: last?.d ?? null,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+interface Keys {
+  main: string;
+  extra: string[];
+}
+
+/** An organisation on the demo plan bound to one account, a key with every scope, and further keys of the same organisation. */
+async function issueKeys(stack: BenchStack, extra: number): Promise<Keys> {
+  const org = String((await stack.admin('org', 'create', '--name', 'Benchmark', '--plan', 'demo')).org_id);
+  await stack.admin('account', 'create', '--org', org, '--email', 'bench@evidence-record.bench');
+  const issue = async (name: string) => String((await stack.admin('key', 'issue', '--org', org, '--scopes', 'all', '--env', 'test', '--name', name)).key);
+  const main = await issue('bench main');
+  const keys: string[] = [];
+  for (let i = 0; i < extra; i += 5) {
+    keys.push(...(await Promise.all(Array.from({ length: Math.min(5, extra - i) }, (_, j) => issue(`bench resolve ${i + j + 1}`)))));
+  }
+  return { main, extra: keys };
+}
+
+async function measure(url: string, requests: RequestTemplate[], opts: { connections?: number; rate?: number } = {}): Promise<LoadResult> {
+  const connections = opts.connections ?? settings.connections;
+  await runLoad({ url, requests, connections, seconds: settings.warmupSeconds, ...(opts.rate ? { rate: opts.rate } : {}) });
+  const r = await runLoad({ url, requests, connections, seconds: settings.seconds, ...(opts.rate ? { rate: opts.rate } : {}) });
+  if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${url}${requests[0]!.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
+  return r;
+}
+
+const fmt = (r: LoadResult) => `${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`;
+
+/** The gateway's two background timers: never awaited by a request. */
+const isBackground = (sql: string) => /FROM record_versions/i.test(sql) || /INSERT INTO usage_log/i.test(sql);
+
+async function countHotPath(
+  stack: BenchStack,
+  counters: { redis: PrivateRedis; wire: RedisCounter; pg: PgCounter },
+  idle: { seconds: number; redis: number },
+  capability: string,
+  requests: RequestTemplate[],
+): Promise<HotPathRow> {
+  const executed0 = await counters.redis.commandCalls();
+  const r0 = counters.wire.snapshot();
+  const p0 = counters.pg.snapshot();
+  const t0 = Date.now();
+  const load = await runLoad({ url: stack.url('gateway'), requests, connections: settings.connections, amount: settings.countedRequests });
+  const seconds = (Date.now() - t0) / 1000;
+  const executed1 = await counters.redis.commandCalls();
+  const r1 = counters.wire.snapshot();
+  const p1 = counters.pg.snapshot();
+  if (load.non2xx + load.errors > 0) notes.push(`counted ${capability}: ${load.non2xx} non-2xx, ${load.errors} errors; first: ${load.firstRefusal ?? 'none'}`);
+  const byCommand = Object.fromEntries(diffCounts(r0, r1));
+  const commands = Object.values(byCommand).reduce((a, b) => a + b, 0);
+  const executed = [...diffCounts(executed0, executed1).values()].reduce((a, b) => a + b, 0);
+  const background = (idle.redis / idle.seconds) * seconds;
+  let awaited = 0;
+  let all = 0;
+  const pgByStatement: HotPathRow['pgByStatement'] = [];
+  for (const [sql, n] of diffCounts(p0, p1)) {
+    all += n;
+    const bg = isBackground(sql);
+    if (!bg) awaited += n;
+    pgByStatement.push({ statement: sql, count: n, background: bg });
+  }
+  const done = load.requests;
+  return {
+    capability,
+    requests: done,
+    seconds,
+    redisPerRequest: Math.max(0, commands - background) / done,
+    redisByCommand: byCommand,
+    redisExecutedPerRequest: executed / done,
+    pgAwaitedPerRequest: awaited / done,
+    pgAllPerRequest: all / done,
+    pgByStatement,
+  };
+}
+
+async function deleteStreams(natsUrl: string, prefix: string): Promise<void> {
+  const nc = await connect({ servers: natsUrl, name: 'bench-cleanup' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const names = streamNames(prefix);
+    for (const s of [names.signals.stream, names.alerts.stream]) await jsm.streams.delete(s).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+async function profileGateways(stack: BenchStack, requests: RequestTemplate[], directDatabaseUrl: string): Promise<ProfileSummary[]> {
+  const out: ProfileSummary[] = [];
+  for (const [name, env] of [
+    ['gateway-prof', { DATABASE_URL: directDatabaseUrl }],
+    ['gateway-off-prof', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' }],
+  ] as const) {
+    const file = `${name}.cpuprofile`;
+    await stack.startProcess(name, 'gateway', env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
+    const r = await measure(stack.url(name), requests);
+    await stack.stopProcess(name);
+    const path = join(profileDir, file);
+    for (let i = 0; i < 50 && !existsSync(path); i++) await sleep(100);
+    if (!existsSync(path)) {
+      notes.push(`no CPU profile was written for ${name}`);
+      continue;
+    }
+    const s = summarizeProfile(path, 20);
+    out.push({ label: `${name === 'gateway-prof' ? 'full gateway' : 'GATEWAY_CHECKS=off'}, resolve_product at ${Math.round(r.rps)} req/s for ${settings.warmupSeconds + settings.seconds} s`, busyMs: s.busyMs, functions: s.functions, areas: s.areas });
+    log(`profile ${name}: ${path}`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the run
+
+const redis = new PrivateRedis(await freePort());
+const counter = new PgCounter({ host: '127.0.0.1', port: 5432 });
+let redisWire: RedisCounter | null = null;
+const sink = new AlertSink();
+const runId = randomBytes(4).toString('hex');
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const prefixes = { demo: `bench_${runId}_demo`, large: `bench_${runId}_large` };
+let stack: BenchStack | null = null;
+
+const results: BenchResults = {
+  date: new Date().toISOString().slice(0, 19),
+  commit,
+  dirty,
+  machine,
+  settings,
+  records: { demo: { database: 'er_bench_demo', products: 0, signals: 0 }, large: { database: '', products: 0, signals: 0, reused: false, buildSeconds: 0 } },
+  idle: { seconds: 0, redisCommands: 0, pgStatements: 0 },
+  overhead: [],
+  hotPath: [],
+  capabilities: [],
+  mcp: [],
+  fanout: [],
+  profiles: [],
+  notes,
+  totalSeconds: 0,
+};
+
+try {
+  // Databases: cached templates, fresh copies for this run.
+  const migrations = 'services/platform/migrations';
+  const demoTpl = await cachedDatabase('er_bench_tpl_demo', fingerprint([migrations, 'scripts/demo-record', 'scripts/seed-demo.ts']), buildDemoRecord, log);
+  const largeName = `er_bench_${LARGE.products >= 1000 ? `${Math.round(LARGE.products / 1000)}k` : LARGE.products}`;
+  const largeTpl = flags['skip-large']
+    ? null
+    : await cachedDatabase(largeName, `${fingerprint([migrations, 'scripts/demo-record', 'scripts/generate-record.ts'])}-${LARGE.products}-${LARGE.signals}`, buildGeneratedRecord(LARGE.products, LARGE.signals), log);
+  if (largeTpl) {
+    log(largeTpl.reused ? `${largeName}: reused (sources unchanged)` : `${largeName}: generated in ${largeTpl.seconds.toFixed(0)} s`);
+    results.records.large.reused = largeTpl.reused;
+    results.records.large.buildSeconds = largeTpl.seconds;
+  }
+  const demoUrl = await cloneDatabase(demoTpl.name, 'er_bench_demo');
+  const demoSample = await sampleRecord('er_bench_demo');
+  results.records.demo = demoSample.size;
+
+  await redis.start();
+  redisWire = new RedisCounter({ host: '127.0.0.1', port: redis.port });
+  await redisWire.start();
+  await counter.start();
+  await sink.start();
+  log(`private redis-server on :${redis.port} (counted through :${redisWire.port}), Postgres statement counter on :${counter.port}, SMTP sink on :${sink.port}`);
+
+  // ------------------------------------------------------------ demo Record stack
+  const backends: Bundle[] = ['record', 'signals', 'ledger', 'watch', 'email-worker', 'mcp'];
+  stack = await BenchStack.create({
+    label: 'demo',
+    databaseUrl: demoUrl,
+    gatewayDatabaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`,
+    redisUrl: redis.url,
+    gatewayRedisUrl: `redis://127.0.0.1:${redisWire.port}`,
+    redisPrefix: `erbench:${runId}:demo:`,
+    natsUrl,
+    natsPrefix: prefixes.demo,
+    smtpUrl: sink.url,
+    logDir,
+    backends,
+    uncheckedGateway: true,
+  });
+  await stack.start();
+  log(`demo stack up: gateway ${stack.url('gateway')}, unchecked gateway ${stack.url('gateway-off')}`);
+  const demoKeys = await issueKeys(stack, Math.min(EXTRA_KEYS, Math.ceil(demoSample.identifiers.length / IDENTIFIERS_PER_KEY)));
+  const identifier = demoSample.identifiers[0]!;
+
+  // 1. Full path vs checks off.
+  const overheadCases: Array<[string, RequestTemplate[]]> = [
+    ['get_record_version', versionRequests(demoKeys.main)],
+    ['resolve_product', resolveRequests([demoKeys.main], [identifier])],
+  ];
+  for (const [capability, requests] of overheadCases) {
+    const full = await measure(stack.url('gateway'), requests);
+    const off = await measure(stack.url('gateway-off'), requests);
+    log(`1. ${capability}: full ${fmt(full)} | off ${fmt(off)} | ratio ${(full.rps / off.rps).toFixed(2)}`);
+    results.overhead.push({ capability, full, off } satisfies OverheadRow);
+  }
+
+  // 2. Round trips per request, counted outside the gateway.
+  const idleSeconds = 5;
+  const ri0 = redisWire.snapshot();
+  const pi0 = counter.snapshot();
+  await sleep(idleSeconds * 1000);
+  const ri1 = redisWire.snapshot();
+  const pi1 = counter.snapshot();
+  const idleRedis = [...diffCounts(ri0, ri1).values()].reduce((a, b) => a + b, 0);
+  const idlePg = [...diffCounts(pi0, pi1).values()].reduce((a, b) => a + b, 0);
+  results.idle = { seconds: idleSeconds, redisCommands: idleRedis, pgStatements: idlePg };
+  const countedCases: Array<[string, RequestTemplate[]]> = [
+    ['get_record_version', versionRequests(demoKeys.main)],
+    ['resolve_product', resolveRequests([demoKeys.main], [identifier])],
+    ['get_product_record', productRequests(demoKeys.main, demoSample.productIds)],
+    ['list_signal_changes', feedRequests(demoKeys.main, demoSample)],
+  ];
+  for (const [capability, requests] of countedCases) {
+    const row = await countHotPath(stack, { redis, wire: redisWire, pg: counter }, { seconds: idleSeconds, redis: idleRedis }, capability, requests);
+    log(`2. ${capability}: ${row.redisPerRequest.toFixed(2)} Redis round trips/request (${JSON.stringify(row.redisByCommand)}; ${row.redisExecutedPerRequest.toFixed(1)} commands executed in Redis), Postgres ${row.pgAwaitedPerRequest.toFixed(3)} awaited, ${row.pgAllPerRequest.toFixed(4)} all`);
+    results.hotPath.push(row);
+  }
+
+  // 3a. Capabilities at the demo Record.
+  const capabilityRequests = (keys: Keys, sample: RecordSample): Array<[string, RequestTemplate[]]> => [
+    ['resolve_product', resolveRequests(keys.extra, sample.identifiers)],
+    ['get_product_record', productRequests(keys.main, sample.productIds)],
+    ['list_signal_changes', feedRequests(keys.main, sample)],
+  ];
+  const demoCapabilities = new Map<string, LoadResult>();
+  for (const [capability, requests] of capabilityRequests(demoKeys, demoSample)) {
+    const r = await measure(stack.url('gateway'), requests);
+    log(`3. demo ${capability} (${requests.length} distinct requests): ${fmt(r)}`);
+    demoCapabilities.set(capability, r);
+  }
+
+  // 4. MCP tools/call vs the same REST call.
+  const probe = await fetch(`${stack.url('gateway')}/mcp`, { method: 'POST', headers: mcpRequests(demoKeys.main, identifier)[0]!.headers, body: mcpRequests(demoKeys.main, identifier)[0]!.body });
+  const probeBody = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+  if (probe.status !== 200 || !probeBody.result || probeBody.result.isError || !probeBody.result.structuredContent) {
+    notes.push(`MCP probe did not answer the tool call: HTTP ${probe.status} ${JSON.stringify(probeBody).slice(0, 300)}`);
+  }
+  // Closed loop first: its MCP throughput decides a fixed rate well below saturation for the latency comparison.
+  const closed = { name: `closed loop, ${settings.connections} connections`, connections: settings.connections };
+  const rest0 = await measure(stack.url('gateway'), resolveRequests([demoKeys.main], [identifier]), closed);
+  const mcp0 = await measure(stack.url('gateway'), mcpRequests(demoKeys.main, identifier), closed);
+  log(`4. ${closed.name}: REST ${fmt(rest0)} | MCP ${fmt(mcp0)}`);
+  results.mcp.push({ tool: 'products.resolve', mode: closed.name, rest: rest0, mcp: mcp0 } satisfies McpComparison);
+  const rate = Math.max(5, Math.min(settings.mcpRate, Math.floor((mcp0.rps * 0.3) / 5) * 5));
+  settings.mcpRate = rate;
+  const fixed = { name: `fixed ${rate} req/s, 8 connections`, connections: 8, rate };
+  const rest1 = await measure(stack.url('gateway'), resolveRequests([demoKeys.main], [identifier]), fixed);
+  const mcp1 = await measure(stack.url('gateway'), mcpRequests(demoKeys.main, identifier), fixed);
+  log(`4. ${fixed.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
+  results.mcp.push({ tool: 'products.resolve', mode: fixed.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
+
+  // Profiles when the checks cost more than the target allows (or when asked).
+  const ratioMissed = results.overhead.some((o) => o.full.rps / o.off.rps < targets.checksRatio);
+  if (flags.profile || ratioMissed) {
+    log(`profiling both gateways (${flags.profile ? 'asked for' : 'the throughput ratio missed its target'})`);
+    results.profiles = await profileGateways(stack, resolveRequests([demoKeys.main], [identifier]), demoUrl);
+  }
+
+  // 5. Alert fan-out.
+  if (flags['skip-fanout']) notes.push('alert fan-out skipped (--skip-fanout)');
+  else if (demoSample.fanoutProducts.length < 2) notes.push('alert fan-out skipped: the demo Record has no two TRACKED products with a comparable state');
+  else {
+    const client = new pg.Client({ connectionString: demoUrl });
+    await client.connect();
+    try {
+      await insertWatchers(client, WATCHERS);
+      const today = new Date().toISOString().slice(0, 10);
+      const first = demoSample.lastReleaseDate && demoSample.lastReleaseDate >= today ? addDays(demoSample.lastReleaseDate, 1) : today;
+      const runs: Array<{ replicas: number; product: string; date: string }> = [
+        { replicas: 1, product: demoSample.fanoutProducts[0]!, date: first },
+        { replicas: 2, product: demoSample.fanoutProducts[1]!, date: addDays(first, 1) },
+      ];
+      // The large Record still needs its turn: a fan-out run may take up to its limit.
+      const largeReserveMs = flags['skip-large'] ? 0 : 90_000;
+      for (const run of runs) {
+        if (run.replicas > 1 && elapsed() + 75_000 + largeReserveMs > SOFT_DEADLINE_MS) {
+          notes.push(`fan-out with ${run.replicas} email workers skipped: not enough of the ten-minute budget left`);
+          continue;
+        }
+        if (run.replicas === 2) await stack.startProcess('email-worker-2', 'email-worker');
+        const r: FanoutResult = await measureFanout({ stack, client, sink, productId: run.product, watchers: WATCHERS, replicas: run.replicas, releaseDate: run.date, workDir, timeoutMs: 70_000, log });
+        log(`5. fan-out, ${run.replicas} worker(s): ${r.seconds === null ? 'NOT all delivered' : `${r.seconds.toFixed(1)} s`}; alert rows after ${r.fanoutSeconds?.toFixed(1) ?? 'n/a'} s; ${r.uniqueAlerts} distinct, ${r.duplicates} duplicates`);
+        results.fanout.push(r);
+      }
+    } finally {
+      await client.end();
+    }
+  }
+  await stack.stop();
+  stack = null;
+
+  // ------------------------------------------------------------ generated Record stack
+  if (largeTpl) {
+    log(`copying ${largeName} for this run`);
+    const largeUrl = await cloneDatabase(largeName, `${largeName}_run`);
+    const largeSample = await sampleRecord(`${largeName}_run`);
+    results.records.large = { ...largeSample.size, database: largeName, reused: largeTpl.reused, buildSeconds: largeTpl.seconds };
+    stack = await BenchStack.create({
+      label: 'large',
+      databaseUrl: largeUrl,
+      gatewayDatabaseUrl: largeUrl,
+      redisUrl: redis.url,
+      gatewayRedisUrl: redis.url,
+      redisPrefix: `erbench:${runId}:large:`,
+      natsUrl,
+      natsPrefix: prefixes.large,
+      smtpUrl: sink.url,
+      logDir,
+      backends: ['record', 'signals'],
+      uncheckedGateway: false,
+    });
+    await stack.start();
+    log(`large stack up: ${largeSample.size.products} products, ${largeSample.size.signals} released Signals`);
+    const largeKeys = await issueKeys(stack, EXTRA_KEYS);
+    for (const [capability, requests] of capabilityRequests(largeKeys, largeSample)) {
+      const r = await measure(stack.url('gateway'), requests);
+      const demo = demoCapabilities.get(capability)!;
+      log(`3. ${largeSample.size.products} products ${capability} (${requests.length} distinct requests): ${fmt(r)} | p99 ratio ${(r.p99 / demo.p99).toFixed(2)}`);
+      results.capabilities.push({ capability, demo, large: r } satisfies CapabilityRow);
+    }
+    await stack.stop();
+    stack = null;
+    await dropDatabase(`${largeName}_run`);
+  } else {
+    notes.push('the generated Record was skipped (--skip-large): no p99 ratios');
+  }
+} finally {
+  if (stack) await stack.stop().catch((e: unknown) => log(`stopping the stack: ${String(e)}`));
+  await redisWire?.stop().catch(() => undefined);
+  await redis.stop().catch(() => undefined);
+  await counter.stop().catch(() => undefined);
+  await sink.stop().catch(() => undefined);
+  for (const p of Object.values(prefixes)) await deleteStreams(natsUrl, p).catch(() => undefined);
+}
+
+machine.loadAfter = os.loadavg();
+results.totalSeconds = (Date.now() - started) / 1000;
+writeFileSync(join(workDir, 'results.json'), JSON.stringify(results, null, 2));
+const previous = existsSync(flags.out) ? readFileSync(flags.out, 'utf8') : null;
+writeFileSync(flags.out, renderReport(results, previousHistory(previous)));
+log(`wrote ${flags.out} and ${join(workDir, 'results.json')} in ${results.totalSeconds.toFixed(0)} s; service logs in ${logDir}`);
+for (const f of readdirSync(profileDir)) log(`CPU profile: ${join(profileDir, f)}`);

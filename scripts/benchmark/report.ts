@@ -1,0 +1,401 @@
+import type { FanoutResult } from './fanout';
+import type { LoadResult } from './load';
+import type { HotSpot } from './profile';
+
+/** Targets of issue 9; each figure in the report is judged against one of these. */
+export const targets = {
+  checksRatio: 0.8,
+  redisPerRequest: 2,
+  pgPerRequest: 0,
+  largeRecordP99Ratio: 1.5,
+  mcpLatencyRatio: 1.3,
+  fanoutSeconds: 60,
+} as const;
+
+export interface OverheadRow {
+  capability: string;
+  full: LoadResult;
+  off: LoadResult;
+}
+
+export interface HotPathRow {
+  capability: string;
+  requests: number;
+  seconds: number;
+  /** Redis commands per request, idle background subtracted. Every gateway command is its own round trip (no pipelines, no MULTI). */
+  redisPerRequest: number;
+  redisByCommand: Record<string, number>;
+  /** Commands Redis executed per request (INFO commandstats), those the Lua scripts call included: the work behind the round trips. */
+  redisExecutedPerRequest: number;
+  /** Postgres statements per request that a request waits for (everything but the timers' background statements). */
+  pgAwaitedPerRequest: number;
+  /** Every gateway statement in the interval, per request, background included. */
+  pgAllPerRequest: number;
+  pgByStatement: Array<{ statement: string; count: number; background: boolean }>;
+}
+
+export interface CapabilityRow {
+  capability: string;
+  demo: LoadResult;
+  large: LoadResult;
+}
+
+export interface McpComparison {
+  tool: string;
+  mode: string;
+  rest: LoadResult;
+  mcp: LoadResult;
+}
+
+export interface ProfileSummary {
+  label: string;
+  busyMs: number;
+  functions: HotSpot[];
+  areas: HotSpot[];
+}
+
+export interface BenchResults {
+  date: string;
+  commit: string;
+  dirty: boolean;
+  machine: { nproc: number; cpu: string; memoryGb: number; node: string; os: string; loadBefore: number[]; loadAfter: number[] };
+  settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number };
+  records: { demo: RecordSize; large: RecordSize & { reused: boolean; buildSeconds: number } };
+  idle: { seconds: number; redisCommands: number; pgStatements: number };
+  overhead: OverheadRow[];
+  hotPath: HotPathRow[];
+  capabilities: CapabilityRow[];
+  mcp: McpComparison[];
+  fanout: FanoutResult[];
+  profiles: ProfileSummary[];
+  notes: string[];
+  totalSeconds: number;
+}
+
+export interface RecordSize {
+  database: string;
+  products: number;
+  signals: number;
+}
+
+export interface Figure {
+  figure: string;
+  value: string;
+  target: string;
+  pass: boolean | null;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 2 : 1)} ms` : 'n/a');
+const rps = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
+const ratio = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const verdict = (pass: boolean | null) => (pass === null ? '—' : pass ? '**pass**' : '**FAIL**');
+
+/** A load result is only a figure if nothing was refused and nothing failed. */
+export function clean(r: LoadResult): boolean {
+  return r.requests > 0 && r.non2xx === 0 && r.errors === 0 && r.timeouts === 0;
+}
+
+/** The summary: one line per figure with its target and verdict. */
+export function figures(r: BenchResults): Figure[] {
+  const out: Figure[] = [];
+  for (const o of r.overhead) {
+    const v = o.full.rps / o.off.rps;
+    out.push({
+      figure: `Throughput ratio full / checks off, ${o.capability}`,
+      value: `${ratio(v)} (${rps(o.full.rps)} / ${rps(o.off.rps)} req/s)`,
+      target: `≥ ${targets.checksRatio}`,
+      pass: clean(o.full) && clean(o.off) ? v >= targets.checksRatio : false,
+    });
+  }
+  for (const h of r.hotPath) {
+    out.push({
+      figure: `Redis round trips per request, ${h.capability}`,
+      value: h.redisPerRequest.toFixed(2),
+      target: `≤ ${targets.redisPerRequest}`,
+      pass: h.redisPerRequest <= targets.redisPerRequest + 0.005,
+    });
+    out.push({
+      figure: `Postgres queries per request on the request path, ${h.capability}`,
+      value: `${h.pgAwaitedPerRequest.toFixed(3)} (all gateway statements incl. background: ${h.pgAllPerRequest.toFixed(4)})`,
+      target: `${targets.pgPerRequest}`,
+      pass: h.pgAwaitedPerRequest <= 0.0005,
+    });
+  }
+  for (const c of r.capabilities) {
+    const v = c.large.p99 / c.demo.p99;
+    out.push({
+      figure: `p99 ratio ${r.records.large.products.toLocaleString('en-US')}-product / demo Record, ${c.capability}`,
+      value: `${ratio(v)} (${ms(c.large.p99)} / ${ms(c.demo.p99)})`,
+      target: `≤ ${targets.largeRecordP99Ratio}`,
+      pass: clean(c.demo) && clean(c.large) ? v <= targets.largeRecordP99Ratio : false,
+    });
+  }
+  for (const m of r.mcp) {
+    const ok = clean(m.rest) && clean(m.mcp);
+    const p50 = m.mcp.p50 / m.rest.p50;
+    const p99 = m.mcp.p99 / m.rest.p99;
+    const judged = m.mode.startsWith('fixed');
+    out.push({
+      figure: `MCP / REST latency p50, ${m.tool} (${m.mode})`,
+      value: `${ratio(p50)} (${ms(m.mcp.p50)} / ${ms(m.rest.p50)})`,
+      target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
+      pass: judged ? ok && p50 <= targets.mcpLatencyRatio : null,
+    });
+    out.push({
+      figure: `MCP / REST latency p99, ${m.tool} (${m.mode})`,
+      value: `${ratio(p99)} (${ms(m.mcp.p99)} / ${ms(m.rest.p99)})`,
+      target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
+      pass: judged ? ok && p99 <= targets.mcpLatencyRatio : null,
+    });
+  }
+  for (const f of r.fanout) {
+    out.push({
+      figure: `Alert fan-out to ${f.watchers.toLocaleString('en-US')} watchers, ${f.replicas} email worker${f.replicas > 1 ? 's' : ''}: all emails in the SMTP sink`,
+      value: f.seconds === null ? `not all within the time limit (${f.uniqueAlerts.toLocaleString('en-US')} arrived)` : `${f.seconds.toFixed(1)} s`,
+      target: `≤ ${targets.fanoutSeconds} s`,
+      pass: f.seconds !== null && f.seconds <= targets.fanoutSeconds && f.uniqueAlerts === f.watchers,
+    });
+    out.push({
+      figure: `Alert fan-out, ${f.replicas} email worker${f.replicas > 1 ? 's' : ''}: emails sent twice`,
+      value: `${f.duplicates} (${f.messages.toLocaleString('en-US')} messages, ${f.uniqueAlerts.toLocaleString('en-US')} distinct alerts, ${f.recipients.toLocaleString('en-US')} recipients)`,
+      target: '0',
+      pass: f.duplicates === 0,
+    });
+  }
+  return out;
+}
+
+function loadCells(r: LoadResult): string {
+  const bad = r.non2xx + r.errors + r.timeouts;
+  return `${rps(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.requests.toLocaleString('en-US')} | ${bad}`;
+}
+
+export const HISTORY_START = '<!-- bench:history:start -->';
+export const HISTORY_END = '<!-- bench:history:end -->';
+
+/** The history lines kept from the previous docs/benchmarks.md, so before/after figures stay side by side. */
+export function previousHistory(markdown: string | null): string[] {
+  if (!markdown) return [];
+  const start = markdown.indexOf(HISTORY_START);
+  const end = markdown.indexOf(HISTORY_END);
+  if (start < 0 || end < start) return [];
+  return markdown
+    .slice(start + HISTORY_START.length, end)
+    .split('\n')
+    .filter((l) => l.startsWith('| 20'));
+}
+
+export function historyLine(r: BenchResults): string {
+  const fs = figures(r);
+  const passed = fs.filter((f) => f.pass === true).length;
+  const judged = fs.filter((f) => f.pass !== null).length;
+  const over = r.overhead.map((o) => `${o.capability.replace(/_/g, ' ')} ${ratio(o.full.rps / o.off.rps)}`).join(', ');
+  const redis = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.redisPerRequest)).toFixed(2) : 'n/a';
+  const pg = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.pgAwaitedPerRequest)).toFixed(3) : 'n/a';
+  const p99 = r.capabilities.map((c) => ratio(c.large.p99 / c.demo.p99)).join(' / ');
+  const mcp = r.mcp.filter((m) => m.mode.startsWith('fixed')).map((m) => `${ratio(m.mcp.p50 / m.rest.p50)} / ${ratio(m.mcp.p99 / m.rest.p99)}`).join(', ');
+  const fan = r.fanout.map((f) => (f.seconds === null ? 'timeout' : `${f.seconds.toFixed(1)} s`)).join(' / ');
+  return `| ${r.date.slice(0, 16).replace('T', ' ')} | \`${r.commit}\`${r.dirty ? '+' : ''} | ${over} | ${redis} | ${pg} | ${p99} | ${mcp} | ${fan} | ${passed}/${judged} |`;
+}
+
+export function renderReport(r: BenchResults, history: string[]): string {
+  const L: string[] = [];
+  const large = `${r.records.large.products.toLocaleString('en-US')}-product Record`;
+  L.push('# Benchmarks');
+  L.push('');
+  L.push('Written by `npm run bench` (`scripts/bench`); do not edit by hand — rerun it. How each figure is measured is at the end.');
+  L.push('');
+  L.push(`- **Run**: ${r.date} UTC, commit \`${r.commit}\`${r.dirty ? ' with uncommitted changes in the working tree' : ''}, ${Math.round(r.totalSeconds)} s end to end`);
+  L.push(`- **Machine**: ${r.machine.nproc} CPUs (${r.machine.cpu}), ${r.machine.memoryGb} GB memory, ${r.machine.os}, Node ${r.machine.node}`);
+  L.push(
+    `- **Load average** (1/5/15 min) before: ${r.machine.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.machine.loadAfter.map((v) => v.toFixed(2)).join(' / ')} — the load generator, every service, Postgres and Redis share these CPUs, and so does anything else running on the machine`,
+  );
+  L.push(
+    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also at a fixed ${r.settings.mcpRate} req/s`,
+  );
+  L.push(
+    `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and generated (\`${r.records.large.database}\`: ${r.records.large.products.toLocaleString('en-US')} products, ${r.records.large.signals.toLocaleString('en-US')} Signals; ${r.records.large.reused ? 'reused from the cache' : `generated in ${Math.round(r.records.large.buildSeconds)} s`})`,
+  );
+  L.push('');
+
+  L.push('## Summary');
+  L.push('');
+  L.push('| Figure | Value | Target | Result |');
+  L.push('| --- | --- | --- | --- |');
+  for (const f of figures(r)) L.push(`| ${f.figure} | ${f.value} | ${f.target} | ${verdict(f.pass)} |`);
+  L.push('');
+
+  L.push('## 1. Full gateway path vs. the same proxy with every check off');
+  L.push('');
+  L.push('| Capability | Gateway | req/s | p50 | p99 | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const o of r.overhead) {
+    L.push(`| ${o.capability} | full (key, windows, validation, budget, score) | ${loadCells(o.full)} |`);
+    L.push(`| ${o.capability} | \`GATEWAY_CHECKS=off\` | ${loadCells(o.off)} |`);
+  }
+  L.push('');
+
+  L.push('## 2. Redis round trips and Postgres statements per request (counted from outside the gateway)');
+  L.push('');
+  L.push('| Capability | requests | Redis round trips per request | Redis commands sent | Commands Redis executed per request (scripts included) | Postgres on the request path | Postgres, all gateway statements |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const h of r.hotPath) {
+    const cmds = Object.entries(h.redisByCommand)
+      .filter(([, n]) => n !== 0)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ');
+    L.push(`| ${h.capability} | ${h.requests.toLocaleString('en-US')} | ${h.redisPerRequest.toFixed(2)} | ${cmds || '—'} | ${h.redisExecutedPerRequest.toFixed(1)} | ${h.pgAwaitedPerRequest.toFixed(3)} | ${h.pgAllPerRequest.toFixed(4)} |`);
+  }
+  L.push('');
+  L.push(`Idle baseline over ${r.idle.seconds} s with the gateway up and no requests: ${r.idle.redisCommands} Redis commands, ${r.idle.pgStatements} Postgres statements (subtracted from the Redis figures; the Postgres statements are attributed by their text below).`);
+  L.push('');
+  const statements = new Map<string, { count: number; background: boolean }>();
+  for (const h of r.hotPath) {
+    for (const s of h.pgByStatement) {
+      const e = statements.get(s.statement) ?? { count: 0, background: s.background };
+      e.count += s.count;
+      statements.set(s.statement, e);
+    }
+  }
+  if (statements.size > 0) {
+    L.push('Gateway statements seen during the counted requests (all capabilities together):');
+    L.push('');
+    L.push('| Statement | executions | waited on by a request? |');
+    L.push('| --- | --- | --- |');
+    for (const [sql, e] of [...statements.entries()].sort((a, b) => b[1].count - a[1].count)) {
+      L.push(`| \`${sql.length > 110 ? `${sql.slice(0, 107)}…` : sql}\` | ${e.count} | ${e.background ? 'no (background timer)' : 'yes'} |`);
+    }
+    L.push('');
+  }
+
+  L.push(`## 3. Capabilities through the gateway: demo Record vs. the ${large}`);
+  L.push('');
+  L.push('| Capability | Record | req/s | p50 | p99 | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const c of r.capabilities) {
+    L.push(`| ${c.capability} | demo | ${loadCells(c.demo)} |`);
+    L.push(`| ${c.capability} | ${r.records.large.products.toLocaleString('en-US')} products | ${loadCells(c.large)} |`);
+  }
+  L.push('');
+
+  L.push('## 4. MCP `tools/call` vs. the same REST call');
+  L.push('');
+  L.push('| Call | Load | req/s | p50 | p99 | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const m of r.mcp) {
+    L.push(`| REST \`POST /api/v1/products/resolve\` | ${m.mode} | ${loadCells(m.rest)} |`);
+    L.push(`| MCP \`tools/call ${m.tool}\` | ${m.mode} | ${loadCells(m.mcp)} |`);
+  }
+  L.push('');
+
+  L.push('## 5. Alert fan-out');
+  L.push('');
+  L.push('| Email workers | Watchers | All alert rows written | First email | All emails in the sink | Distinct alerts | Messages | Sent twice | Rows marked sent |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const s = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} s`);
+  for (const f of r.fanout) {
+    L.push(`| ${f.replicas} | ${f.watchers.toLocaleString('en-US')} | ${s(f.fanoutSeconds)} | ${s(f.firstEmailSeconds)} | ${f.seconds === null ? 'not within the limit' : s(f.seconds)} | ${f.uniqueAlerts.toLocaleString('en-US')} | ${f.messages.toLocaleString('en-US')} | ${f.duplicates} | ${f.sentInDatabase.toLocaleString('en-US')} |`);
+  }
+  L.push('');
+  L.push('Times are from the start of `signal release` (operator CLI) to the event named.');
+  L.push('');
+
+  if (r.profiles.length > 0) {
+    L.push('## CPU profiles of the gateway (node --cpu-prof)');
+    L.push('');
+    for (const p of r.profiles) {
+      L.push(`### ${p.label} — ${Math.round(p.busyMs)} ms busy`);
+      L.push('');
+      L.push('| Where (self time) | ms | share |');
+      L.push('| --- | --- | --- |');
+      for (const a of p.areas.slice(0, 10)) L.push(`| ${a.name} | ${Math.round(a.selfMs)} | ${(a.share * 100).toFixed(1)} % |`);
+      L.push('');
+      L.push('| Function (self time) | ms | share |');
+      L.push('| --- | --- | --- |');
+      for (const f of p.functions.slice(0, 12)) L.push(`| \`${f.name}\` | ${Math.round(f.selfMs)} | ${(f.share * 100).toFixed(1)} % |`);
+      L.push('');
+    }
+  }
+
+  if (r.notes.length > 0) {
+    L.push('## Notes from this run');
+    L.push('');
+    for (const n of r.notes) L.push(`- ${n}`);
+    L.push('');
+  }
+
+  L.push('## History');
+  L.push('');
+  L.push('One line per run, newest last, so figures before and after a change sit side by side.');
+  L.push('');
+  L.push(HISTORY_START);
+  L.push('| Run (UTC) | Commit | Full / off throughput | Redis / req | Postgres / req | p99 large / demo (resolve, record, feed) | MCP / REST p50 / p99 | Fan-out 1 / 2 workers | Targets met |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const h of [...history, historyLine(r)].slice(-30)) L.push(h);
+  L.push(HISTORY_END);
+  L.push('');
+  L.push(HOW_MEASURED);
+  return L.join('\n');
+}
+
+const HOW_MEASURED = `## How it is measured
+
+\`npm run bench\` (= \`bash scripts/bench\`) makes sure Postgres, Redis and NATS run, builds the bundles
+(\`node scripts/build.mjs\`) and runs \`scripts/benchmark/main.ts\`. It never touches the stack of
+\`npm run up\`: it starts its own processes from \`dist/*.mjs\` on free loopback ports, with its own
+databases, a **private \`redis-server\`** on a free port, its own NATS stream prefix and an SMTP server
+inside the bench process. Decisions behind the method: [docs/decisions/0800](decisions/0800-benchmark-method.md).
+
+- **Databases.** \`er_bench_tpl_demo\` (migrated + demo seed) and \`er_bench_100k\` (migrated +
+  \`scripts/generate-record.ts --products 100000 --signals 500000\`, then \`VACUUM ANALYZE\`) are built
+  once and kept; each carries a fingerprint of the migrations and generator sources as its database
+  comment and is rebuilt only when those change. Every run works on fresh copies (\`er_bench_demo\`,
+  \`er_bench_100k_run\`, \`CREATE DATABASE … TEMPLATE … STRATEGY = FILE_COPY\`).
+- **Keys** come from the operator CLI (\`node dist/admin.mjs org create / account create / key issue\`)
+  on the \`demo\` plan, whose windows and budgets are out of reach. The extraction score still applies
+  to every plan: more than 40 distinct resolve identifiers per key and day would score, so the
+  resolve rows spread their identifiers over several keys of one organisation (≤ 40 each), and no
+  row asks for an id that does not exist.
+- **Load.** autocannon (programmatic), closed loop with a fixed number of connections, a warm-up
+  run whose figures are discarded, then the measured run. Latency percentiles are computed from
+  every 2xx response time in fractional milliseconds (autocannon's own histogram rounds to whole
+  ones). A row with any non-2xx answer, error or timeout fails its target: refusals are not speed.
+- **1. Checks off.** A second gateway process runs with \`GATEWAY_CHECKS=off\` (refused under
+  \`NODE_ENV=production\`, so it runs with \`NODE_ENV=benchmark\`): the same proxy code path — request
+  id, body read, upstream call over the same keep-alive agent, buffered answer — without key lookup,
+  rate windows, validation, budget or score. Both gateways use the same upstream services and log
+  level (info: one access-log line per request, as in production).
+- **2. Counting.** Both counts are taken on the wire, outside the gateway, over a fixed number of
+  requests. Redis: the counted gateway connects to the private \`redis-server\` through a TCP
+  pass-through in the bench process that reads the client half of RESP and counts every command
+  sent (each one a request/answer exchange, so commands sent ≥ round trips); the count over an idle
+  interval of the same length is subtracted. \`INFO commandstats\` of the private server shows the
+  work behind them (the commands the Lua scripts run inside Redis, which never cross the network).
+  Postgres: the counted gateway connects through a TCP pass-through in the bench process
+  that reads the client half of the Postgres wire protocol and counts every executed statement
+  (simple \`Query\`, or \`Execute\` of the extended protocol, attributed to the SQL text it was
+  \`Parse\`d from). Only that gateway connects through it, so the services' queries are never
+  attributed to it. A statement counts as *on the request path* unless it is one of the gateway's
+  two background timers: the once-a-second \`record_versions\` read (for refusal envelopes) and the
+  batched \`usage_log\` insert (one statement per up to 500 requests, never awaited by a request).
+- **3. Record size.** resolve_product cycles through real brand + product names and aliases,
+  get_product_record through real product ids, list_signal_changes through the newest page and
+  per-product and per-brand filters, all sampled from the Record under test; the same request shapes
+  run against the demo Record and the generated one, each with its own services and gateway.
+- **4. MCP.** \`POST /mcp\` with a JSON-RPC \`tools/call\` of \`products.resolve\` (headers
+  \`Accept: application/json, text/event-stream\`, \`MCP-Protocol-Version: 2025-06-18\`) against
+  \`POST /api/v1/products/resolve\` with the same identifier, same key. The judged comparison is at a
+  fixed arrival rate well below saturation (latency of one call); the closed-loop rows show the
+  throughput cost of the extra hop (gateway → MCP service → gateway → record service).
+- **5. Fan-out.** 10,000 organisations, each with one account, watch one demo product (inserted with
+  SQL before the release). A new label capture is imported, a candidate opened and approved, and the
+  Signal released with the operator CLI (\`capture import\`, \`candidate open\`, \`candidate approve\`,
+  \`signal release\`), which publishes at once. The clock runs from the start of \`signal release\`
+  until the SMTP sink in the bench process holds a message for every watcher, counted by the
+  \`X-Evidence-Record-Alert\` header; three more seconds are waited for duplicates. Then a second
+  email-worker replica (same durable consumer) joins and the run is repeated on another product.
+
+The machine is small and shared (load generator, seven services, Postgres and Redis on the same
+CPUs), so absolute req/s are a floor for a real deployment; ratios between rows of the same run are
+what the targets judge.
+`;
