@@ -8,7 +8,7 @@ import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 export const gatewayEnv = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
-  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PORT: env.port(8080),
   DATABASE_URL: env.databaseUrl,
   REDIS_URL: env.redisUrl,

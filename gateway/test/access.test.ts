@@ -235,3 +235,42 @@ describe('MCP endpoint', () => {
     expect(first.headers.get('ratelimit-remaining')).toBe('29');
   });
 });
+
+describe('logs and metrics', () => {
+  it('logs carry request ids and key ids, never a key, a secret or a query string', async () => {
+    const { pino } = await import('pino');
+    const lines: string[] = [];
+    const log = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const config = gatewayConfig({ databaseUrl: db.url, redisPrefix: env.REDIS_PREFIX, upstreams: up.urls });
+    const g = await startGateway(config, { log });
+    try {
+      const k = await orgWithKey(env);
+      const secret = k.key.split('_')[3]!;
+      await call(product(g.url), { key: k.key });
+      await call(`${product(g.url)}?api_key=${k.key}`);
+      await call(`${product(g.url)}?api_key=${k.key}`, { key: k.key });
+      await call(product(g.url), { headers: { 'x-service-key': `${k.key}x` } });
+      await call(`${g.url}/mcp?key=${k.key}`, { method: 'POST', key: k.key, body: '{}', headers: { 'content-type': 'application/json' } });
+      await admin(env, 'key', 'revoke', k.keyId);
+      await new Promise((r) => setTimeout(r, 200));
+      await call(product(g.url), { key: k.key });
+      const text = lines.join('');
+      expect(text).toContain(k.keyId);
+      expect(text).toMatch(/"request_id":"req_[0-9a-f]{24}"/);
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('api_key');
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('exposes the budget, rate and upstream series', async () => {
+    const k = await orgWithKey(env);
+    await call(`${gw.url}/api/v1/products/prd_cccccccccccc`, { key: k.key });
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(metrics).toMatch(/er_gateway_budget_spent_total\{kind="product",service="gateway"\} \d+/);
+    expect(metrics).toContain('er_gateway_rate_refusals_total');
+    expect(metrics).toContain('er_gateway_upstream_errors_total');
+    expect(metrics).toMatch(/er_requests_total\{capability="get_product_record",status="200",code="",service="gateway"\}/);
+  });
+});

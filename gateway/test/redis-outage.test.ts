@@ -66,6 +66,42 @@ afterAll(async () => {
 
 const product = () => call(`${gw.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key });
 
+describe('Redis use on the hot path', () => {
+  it('is at most two round trips per request (one for a capability that costs nothing), and no Postgres query once the key is cached', async () => {
+    // MONITOR shows every command a client sends (commands run inside a script are tagged "lua").
+    const probe = new Redis({ port, host: '127.0.0.1' });
+    const monitor = await probe.monitor();
+    const sent: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua') sent.push(String(args[0]).toLowerCase());
+    });
+    const roundTrips = async (fn: () => Promise<void>) => {
+      await new Promise((r) => setTimeout(r, 100));
+      sent.length = 0;
+      await fn();
+      await new Promise((r) => setTimeout(r, 100));
+      return [...sent];
+    };
+    try {
+      expect((await product()).status).toBe(200);
+      const lookupsBefore = gw.gateway.context.checked!.keys.misses;
+      const charged = await roundTrips(async () => {
+        for (let i = 0; i < 10; i++) expect((await product()).status).toBe(200);
+      });
+      expect(charged.length).toBe(20);
+      expect(new Set(charged)).toEqual(new Set(['evalsha']));
+      const free = await roundTrips(async () => {
+        for (let i = 0; i < 10; i++) expect((await call(`${gw.url}/api/v1/record/version`, { key: k.key })).status).toBe(200);
+      });
+      expect(free).toEqual(Array(10).fill('evalsha'));
+      expect(gw.gateway.context.checked!.keys.misses).toBe(lookupsBefore);
+    } finally {
+      monitor.disconnect();
+      probe.disconnect();
+    }
+  });
+});
+
 describe('Redis down', () => {
   it('fails closed with 500 internal_error and the request id, at once, then recovers and forgets what it could not hear', async () => {
     expect((await product()).status).toBe(200);
