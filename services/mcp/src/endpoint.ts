@@ -20,6 +20,8 @@ import { dataCodeOf, sendHttpRefusal, type HttpRefusalCode } from './rpc-errors'
 
 /** The spec's body limit, the same as REST. */
 export const MAX_BODY_BYTES = 8192;
+/** The SDK's batch limit. */
+const MAX_BATCH = 100;
 
 export interface EndpointOptions {
   allowedHosts: readonly string[];
@@ -154,7 +156,9 @@ function serve(opts: EndpointOptions): RequestHandler {
     const body: unknown = req.body;
     const messages = isMessageBatch(body) ? body : [body];
     const parsed = messages.map((m) => JSONRPCMessageSchema.safeParse(m));
-    if (messages.length === 0 || parsed.some((p) => !p.success)) {
+    // The SDK refuses these two itself, in a shape without request_id; refuse them here in ours.
+    const initializeInBatch = messages.length > 1 && parsed.some((p) => (p.data as { method?: unknown } | undefined)?.method === 'initialize');
+    if (messages.length === 0 || messages.length > MAX_BATCH || initializeInBatch || parsed.some((p) => !p.success)) {
       opts.metrics.httpRefusals.inc({ code: 'invalid_request' });
       return sendHttpRefusal(res, 'invalid_request', exchange.requestId);
     }

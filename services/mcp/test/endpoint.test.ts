@@ -304,7 +304,9 @@ describe('the HTTP surface', () => {
     const parse = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body: '{"jsonrpc":' });
     expect(parse.status).toBe(400);
     expect(parse.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { code: 'parse_error' } } });
-    for (const body of ['{"hello":"world"}', '[]', '42', '{"jsonrpc":"1.0","id":1,"method":"ping"}']) {
+    const pings = JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    const initInBatch = JSON.stringify([init, { jsonrpc: '2.0', id: 9, method: 'ping' }]);
+    for (const body of ['{"hello":"world"}', '[]', '42', '{"jsonrpc":"1.0","id":1,"method":"ping"}', pings, initInBatch]) {
       const invalid = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body });
       expect(invalid.status, body).toBe(400);
       expect(invalid.json).toMatchObject({ error: { code: -32600, data: { code: 'invalid_request' } } });
