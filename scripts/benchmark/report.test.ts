@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadResult } from './load';
+import { HISTORY_END, HISTORY_START, figures, previousHistory, renderReport, type BenchResults } from './report';
+
+const load = (rps: number, p50: number, p99: number, non2xx = 0): LoadResult => ({
+  requests: rps * 10,
+  seconds: 10,
+  rps,
+  p50,
+  p90: p99,
+  p99,
+  max: p99,
+  non2xx,
+  errors: 0,
+  timeouts: 0,
+  firstRefusal: non2xx ? '429 {"error":{"code":"rate_limited"}}' : null,
+});
+
+function results(over: Partial<BenchResults> = {}): BenchResults {
+  return {
+    date: '2026-11-21T23:00:00',
+    commit: 'abc1234567',
+    dirty: false,
+    machine: { nproc: 2, cpu: 'test CPU', memoryGb: 8, node: 'v20', os: 'Linux', loadBefore: [0.1, 0.2, 0.3], loadAfter: [1, 1, 1] },
+    settings: { seconds: 10, warmupSeconds: 2, connections: 16, countedRequests: 3000, mcpRate: 100 },
+    records: { demo: { database: 'er_bench_demo', products: 44, signals: 60 }, large: { database: 'er_bench_100k', products: 100000, signals: 500000, reused: true, buildSeconds: 0 } },
+    idle: { seconds: 5, redisCommands: 0, pgStatements: 5 },
+    overhead: [{ capability: 'resolve_product', full: load(900, 10, 30), off: load(1000, 9, 25) }],
+    hotPath: [
+      {
+        capability: 'resolve_product',
+        requests: 3000,
+        seconds: 3,
+        redisPerRequest: 2,
+        redisByCommand: { evalsha: 6000 },
+        redisExecutedPerRequest: 16,
+        pgAwaitedPerRequest: 0,
+        pgAllPerRequest: 0.002,
+        pgByStatement: [{ statement: 'INSERT INTO usage_log …', count: 6, background: true }],
+      },
+    ],
+    capabilities: [{ capability: 'get_product_record', demo: load(800, 10, 20), large: load(700, 12, 40) }],
+    mcp: [{ tool: 'products.resolve', mode: 'fixed 100 req/s, 8 connections', rest: load(100, 5, 10), mcp: load(100, 6, 12) }],
+    fanout: [{ replicas: 1, watchers: 10000, signalId: 'sig_aaaaaaaaaaaa', seconds: 30, fanoutSeconds: 3, firstEmailSeconds: 1, uniqueAlerts: 10000, messages: 10001, duplicates: 1, recipients: 10000, sentInDatabase: 10000, timedOut: false }],
+    profiles: [],
+    notes: [],
+    totalSeconds: 400,
+    ...over,
+  };
+}
+
+describe('benchmark report', () => {
+  it('judges every figure against its target', () => {
+    const byName = new Map(figures(results()).map((f) => [f.figure, f.pass]));
+    expect(byName.get('Throughput ratio full / checks off, resolve_product')).toBe(true);
+    expect(byName.get('Redis round trips per request, resolve_product')).toBe(true);
+    expect(byName.get('Postgres queries per request on the request path, resolve_product')).toBe(true);
+    expect(byName.get('p99 ratio 100,000-product / demo Record, get_product_record')).toBe(false);
+    expect(byName.get('MCP / REST latency p50, products.resolve (fixed 100 req/s, 8 connections)')).toBe(true);
+    expect(byName.get('Alert fan-out to 10,000 watchers, 1 email worker: all emails in the SMTP sink')).toBe(true);
+    expect(byName.get('Alert fan-out, 1 email worker: emails sent twice')).toBe(false);
+  });
+
+  it('fails a throughput figure whose run met refusals, however fast it was', () => {
+    const r = results({ overhead: [{ capability: 'resolve_product', full: load(5000, 1, 2, 40), off: load(1000, 9, 25) }] });
+    expect(figures(r).find((f) => f.figure.startsWith('Throughput ratio'))!.pass).toBe(false);
+  });
+
+  it('keeps the previous runs in the history and appends this one', () => {
+    const first = renderReport(results(), []);
+    const second = renderReport(results({ date: '2026-11-22T08:00:00', commit: 'def7654321' }), previousHistory(first));
+    const history = second.slice(second.indexOf(HISTORY_START), second.indexOf(HISTORY_END));
+    expect(history).toContain('`abc1234567`');
+    expect(history).toContain('`def7654321`');
+    expect(history.indexOf('abc1234567')).toBeLessThan(history.indexOf('def7654321'));
+  });
+});
