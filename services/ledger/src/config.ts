@@ -8,6 +8,8 @@ export const LedgerConfigSchema = z.object({
   /** Signals named in an edition answer carry their permanent public address. */
   PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** An open edition is a report over the whole covered set; it gets longer than a lookup. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
 });
 
 export type LedgerConfig = z.infer<typeof LedgerConfigSchema>;

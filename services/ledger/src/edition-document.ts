@@ -2,18 +2,21 @@ import type { PoolClient } from '@evidence-record/platform';
 import { dataAsOf, periodStart } from './period';
 import {
   allProducts,
+  comparedStates,
   correctionsRecordedBetween,
-  declarationsOf,
   listPricesBetween,
+  productLabels,
   signalsReleasedBetween,
-  statesObservedBy,
+  type ComparedStateRow,
   type CorrectionFactRow,
-  type DeclarationRow,
   type ListPriceRow,
+  type ProductLabelRow,
   type ProductRow,
   type ReleasedSignalRow,
-  type StateRow,
 } from './queries/document';
+
+/** The ingredients the category benchmarks report declared amounts of, and the unit each is reported in. */
+const BENCHMARK_INGREDIENTS = { ing_caffeine: 'mg', ing_beta_alanine: 'g' } as const;
 
 /**
  * The ledger edition document: the published content of one monthly edition
@@ -78,8 +81,9 @@ export interface EditionInputs {
   signals: ReleasedSignalRow[];
   corrections: CorrectionFactRow[];
   products: ProductRow[];
-  states: StateRow[];
-  declarations: DeclarationRow[];
+  labels: ProductLabelRow[];
+  /** Newest comparable labels of the products with a label change in the period. */
+  compared: ComparedStateRow[];
   listPrices: ListPriceRow[];
 }
 
@@ -90,15 +94,18 @@ export async function readEditionInputs(
 ): Promise<EditionInputs> {
   const asOf = dataAsOf(edition.period, today);
   const from = periodStart(edition.period);
-  const states = await statesObservedBy(client, asOf);
+  // A report over the whole covered set: sort in memory and skip JIT compilation, which costs more than it saves here.
+  await client.query("SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)");
+  const signals = await signalsReleasedBetween(client, from, asOf);
+  const changed = [...new Set(signals.filter((s) => s.dimension !== 'price').map((s) => s.product_id))];
   return {
     ...edition,
     data_as_of: asOf,
-    signals: await signalsReleasedBetween(client, from, asOf),
+    signals,
     corrections: await correctionsRecordedBetween(client, from, asOf),
     products: await allProducts(client),
-    states,
-    declarations: await declarationsOf(client, states.map((s) => s.state_id)),
+    labels: await productLabels(client, asOf, Object.keys(BENCHMARK_INGREDIENTS)),
+    compared: await comparedStates(client, changed, asOf),
     listPrices: await listPricesBetween(client, from, asOf),
   };
 }
@@ -145,11 +152,8 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
     const p = productById.get(id)!;
     return `${p.brand_name} ${p.name}`;
   };
-  const statesOf = new Map<string, StateRow[]>();
-  for (const s of input.states) statesOf.set(s.product_id, [...(statesOf.get(s.product_id) ?? []), s]);
-  const linesOf = new Map<string, DeclarationRow[]>();
-  for (const d of input.declarations) linesOf.set(d.state_id, [...(linesOf.get(d.state_id) ?? []), d]);
-  const newestComparable = (productId: string) => [...(statesOf.get(productId) ?? [])].reverse().find((s) => s.classification === 'comparable');
+  const labelOf = new Map(input.labels.map((l) => [l.product_id, l]));
+  const comparedOf = new Map(input.compared.map((c) => [c.product_id, c]));
   const byName = <T extends { product_name: string; product_id: string }>(a: T, b: T) =>
     a.product_name.localeCompare(b.product_name) || a.product_id.localeCompare(b.product_id);
 
@@ -166,29 +170,28 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
 
   // Cohorts: products known on the as-of date that are compared (not REGISTERED) and not retired by then.
   const live = input.products.filter((p) => p.depth_class !== 'REGISTERED' && (p.retired_on === null || p.retired_on > asOf));
-  const comparableNow = live
-    .map((p) => ({ p, state: newestComparable(p.product_id) }))
-    .filter((x): x is { p: ProductRow; state: StateRow } => x.state !== undefined);
-  const labelled = live.filter((p) => (statesOf.get(p.product_id) ?? []).some((s) => s.classification !== 'identity_only'));
-  const amountsOf = (ingredientId: string, unit: 'mg' | 'g') =>
-    comparableNow.flatMap(({ state }) =>
-      (linesOf.get(state.state_id) ?? [])
-        .filter((l) => l.ingredient_id === ingredientId && l.amount !== null)
-        .map((l) => inUnit(l.amount!, l.unit, unit))
+  const comparableNow = live.map((p) => labelOf.get(p.product_id)).filter((l): l is ProductLabelRow => l !== undefined && l.comparable_state_id !== null);
+  const labelled = live.filter((p) => labelOf.get(p.product_id)?.labelled === true);
+  const amountsOf = (ingredientId: keyof typeof BENCHMARK_INGREDIENTS) =>
+    comparableNow.flatMap((l) =>
+      l.benchmark_amounts
+        .filter((a) => a.ingredient_id === ingredientId)
+        .map((a) => inUnit(a.amount, a.unit, BENCHMARK_INGREDIENTS[ingredientId]))
         .filter((v): v is number => v !== null),
     );
-  const caffeine = amountsOf('ing_caffeine', 'mg');
-  const betaAlanine = amountsOf('ing_beta_alanine', 'g');
-  const withCaffeine = comparableNow.filter(({ state }) => (linesOf.get(state.state_id) ?? []).some((l) => l.ingredient_id === 'ing_caffeine' && l.amount !== null));
-  const withBlend = labelled.filter((p) => {
-    const newest = (statesOf.get(p.product_id) ?? []).at(-1);
-    return newest !== undefined && (linesOf.get(newest.state_id) ?? []).some((l) => l.in_blend);
-  });
+  const caffeine = amountsOf('ing_caffeine');
+  const betaAlanine = amountsOf('ing_beta_alanine');
+  const withCaffeine = comparableNow.filter((l) => l.benchmark_amounts.some((a) => a.ingredient_id === 'ing_caffeine'));
+  const withBlend = labelled.filter((p) => labelOf.get(p.product_id)?.newest_has_blend === true);
+  const pricesOf = new Map<string, ListPriceRow[]>();
+  for (const o of input.listPrices) {
+    const list = pricesOf.get(o.product_id);
+    if (list) list.push(o);
+    else pricesOf.set(o.product_id, [o]);
+  }
   const newestList = live
     .map((p) => {
-      const obs = input.listPrices
-        .filter((o) => o.product_id === p.product_id)
-        .sort((a, b) => b.observed_at.localeCompare(a.observed_at) || a.retailer.localeCompare(b.retailer));
+      const obs = (pricesOf.get(p.product_id) ?? []).sort((a, b) => b.observed_at.localeCompare(a.observed_at) || a.retailer.localeCompare(b.retailer));
       return obs[0] ? { p, o: obs[0] } : null;
     })
     .filter((x) => x !== null);
@@ -244,17 +247,17 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
 
   const changedProducts = [...new Set(released.filter((s) => s.dimension !== 'price').map((s) => s.product_id))];
   const product_comparison = changedProducts
-    .map((id) => ({ id, state: newestComparable(id) }))
-    .filter((x): x is { id: string; state: StateRow } => x.state !== undefined)
-    .map(({ id, state }) => ({
-      product_id: id,
-      product_name: displayName(id),
-      state_id: state.state_id,
+    .map((id) => comparedOf.get(id))
+    .filter((c): c is ComparedStateRow => c !== undefined)
+    .map((c) => ({
+      product_id: c.product_id,
+      product_name: displayName(c.product_id),
+      state_id: c.state_id,
       serving:
-        state.serving_size === null && state.serving_unit === null && state.servings_per_container === null
+        c.serving_size === null && c.serving_unit === null && c.servings_per_container === null
           ? null
-          : { size: state.serving_size, unit: state.serving_unit, servings_per_container: state.servings_per_container },
-      declared: (linesOf.get(state.state_id) ?? []).map((l) => ({ ingredient_id: l.ingredient_id, declared_name: l.declared_name, amount: l.amount, unit: l.unit })),
+          : { size: c.serving_size, unit: c.serving_unit, servings_per_container: c.servings_per_container },
+      declared: c.declared.map((l) => ({ ingredient_id: l.ingredient_id, declared_name: l.declared_name, amount: l.amount, unit: l.unit })),
     }))
     .sort(byName);
 

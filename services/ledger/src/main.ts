@@ -5,7 +5,7 @@ import { loadLedgerConfig } from './config';
 const config = loadLedgerConfig();
 const log = createLogger('ledger', config.LOG_LEVEL);
 const metrics = new Metrics('ledger');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX });
+const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS });
 
 const app = createLedgerApp({ pool, log, metrics, publicBaseUrl: config.PUBLIC_BASE_URL });
 

@@ -1,9 +1,9 @@
 import { Refusal, buildAnswer, capabilities, editionHash } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { withSnapshot, type CapabilityHandler, type PoolClient } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
 import { computeEditionDocument, type EditionDocument } from '../edition-document';
 import { dataAsOf } from '../period';
-import { findEdition } from '../queries/editions';
+import { findEdition, type EditionRow } from '../queries/editions';
 import { currentSignals } from '../queries/signals';
 
 const capability = capabilities.get_ledger_edition;
@@ -18,6 +18,25 @@ export const HASH_METHOD = {
 } as const;
 
 /**
+ * An open edition's document is a function of the Record version and the
+ * date, so each app computes it once per (edition, record version, day) and
+ * reuses it: it is a report over the whole covered set.
+ */
+function liveDocuments() {
+  const cache = new Map<string, { document: EditionDocument; hash: string }>();
+  return async (client: PoolClient, edition: EditionRow, recordVersion: string, today: string) => {
+    const key = `${edition.edition_id}|${recordVersion}|${today}`;
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const document = await computeEditionDocument(client, { edition_id: edition.edition_id, period: edition.period, status: 'open' }, today);
+    const computed = { document, hash: editionHash(document) };
+    if (cache.size >= 16) cache.delete(cache.keys().next().value!);
+    cache.set(key, computed);
+    return computed;
+  };
+}
+
+/**
  * get_ledger_edition: one edition's document and its hash. A closed edition
  * answers with the document stored when it closed, byte-for-byte the value
  * the hash was computed over; an open edition's document is computed live.
@@ -26,6 +45,7 @@ export const HASH_METHOD = {
  * withdrawn after the edition closed and the document names Signals by id.
  */
 export function getLedgerEdition(deps: LedgerDeps): CapabilityHandler {
+  const liveDocument = liveDocuments();
   return async ({ params }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const today = deps.today();
@@ -33,10 +53,9 @@ export function getLedgerEdition(deps: LedgerDeps): CapabilityHandler {
       if (!edition) throw new Refusal('not_found');
 
       const closed = edition.status === 'closed';
-      const document = closed
-        ? (edition.document as unknown as EditionDocument)
-        : await computeEditionDocument(client, { edition_id: edition.edition_id, period: edition.period, status: 'open' }, today);
-      const hash = closed ? edition.edition_hash! : editionHash(document);
+      const { document, hash } = closed
+        ? { document: edition.document as unknown as EditionDocument, hash: edition.edition_hash! }
+        : await liveDocument(client, edition, record.record_version, today);
       const signalIds = document.confirmed_changes.map((c) => c.signal_id);
       const signals = (await currentSignals(client, signalIds)).map((s) => ({
         signal_id: s.signal_id,

@@ -67,45 +67,79 @@ export async function allProducts(client: PoolClient): Promise<ProductRow[]> {
   return rows;
 }
 
-export interface StateRow {
-  state_id: string;
+export interface ProductLabelRow {
   product_id: string;
-  observed_from: string;
-  classification: 'comparable' | 'presence_only' | 'identity_only';
-  serving_size: number | null;
-  serving_unit: string | null;
-  servings_per_container: number | null;
+  /** The newest comparable label state first observed on or before the data-as-of date. */
+  comparable_state_id: string | null;
+  /** Has any label state that names ingredients (comparable or presence-only) by then. */
+  labelled: boolean;
+  /** The newest label state of any class by then declares a proprietary blend. */
+  newest_has_blend: boolean;
+  /** Declared amounts of the benchmark ingredients on the newest comparable label. */
+  benchmark_amounts: Array<{ ingredient_id: string; amount: number; unit: string | null }>;
 }
 
-/** Every label state first observed on or before the data-as-of date, oldest first per product. */
-export async function statesObservedBy(client: PoolClient, asOf: string): Promise<StateRow[]> {
-  const { rows } = await client.query<StateRow>({
-    name: 'ledger-states-observed-by',
-    text: `SELECT state_id, product_id, observed_from, classification, serving_size, serving_unit, servings_per_container
-             FROM history_states WHERE observed_from <= $1::date
-            ORDER BY product_id, observed_from, observed_to, state_id`,
-    values: [asOf],
+const newestFirst = 'ORDER BY product_id, observed_from DESC, observed_to DESC, state_id DESC';
+
+/**
+ * Per product, what the benchmarks need from its labels as of the
+ * data-as-of date, computed set-wise in the database so an edition over a
+ * large Record reads one row per product, not every declared line.
+ */
+export async function productLabels(client: PoolClient, asOf: string, benchmarkIngredients: string[]): Promise<ProductLabelRow[]> {
+  const { rows } = await client.query<ProductLabelRow>({
+    name: 'ledger-product-labels',
+    text: `WITH newest_comparable AS (
+             SELECT DISTINCT ON (product_id) product_id, state_id FROM history_states
+              WHERE classification = 'comparable' AND observed_from <= $1::date ${newestFirst}),
+           newest_any AS (
+             SELECT DISTINCT ON (product_id) product_id, state_id FROM history_states
+              WHERE observed_from <= $1::date ${newestFirst}),
+           labelled AS (
+             SELECT DISTINCT product_id FROM history_states WHERE observed_from <= $1::date AND classification <> 'identity_only'),
+           blended AS (
+             SELECT DISTINCT d.state_id FROM declared_ingredients d JOIN newest_any n ON n.state_id = d.state_id WHERE d.blend_id IS NOT NULL),
+           amounts AS (
+             SELECT d.state_id, json_agg(json_build_object('ingredient_id', d.ingredient_id, 'amount', d.amount, 'unit', d.unit) ORDER BY d.position) AS amounts
+               FROM declared_ingredients d JOIN newest_comparable n ON n.state_id = d.state_id
+              WHERE d.ingredient_id = ANY($2::text[]) AND d.amount IS NOT NULL
+              GROUP BY d.state_id)
+           SELECT p.product_id, nc.state_id AS comparable_state_id, l.product_id IS NOT NULL AS labelled,
+                  bl.state_id IS NOT NULL AS newest_has_blend, coalesce(am.amounts, '[]'::json) AS benchmark_amounts
+             FROM products p
+             LEFT JOIN newest_comparable nc ON nc.product_id = p.product_id
+             LEFT JOIN newest_any na ON na.product_id = p.product_id
+             LEFT JOIN labelled l ON l.product_id = p.product_id
+             LEFT JOIN blended bl ON bl.state_id = na.state_id
+             LEFT JOIN amounts am ON am.state_id = nc.state_id
+            ORDER BY p.product_id`,
+    values: [asOf, benchmarkIngredients],
   });
   return rows;
 }
 
-export interface DeclarationRow {
+export interface ComparedStateRow {
+  product_id: string;
   state_id: string;
-  ingredient_id: string | null;
-  declared_name: string;
-  amount: number | null;
-  unit: string | null;
-  in_blend: boolean;
+  serving_size: number | null;
+  serving_unit: string | null;
+  servings_per_container: number | null;
+  declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null }>;
 }
 
-export async function declarationsOf(client: PoolClient, stateIds: string[]): Promise<DeclarationRow[]> {
-  if (stateIds.length === 0) return [];
-  const { rows } = await client.query<DeclarationRow>({
-    name: 'ledger-declarations-of',
-    text: `SELECT state_id, ingredient_id, declared_name, amount, unit, blend_id IS NOT NULL AS in_blend
-             FROM declared_ingredients WHERE state_id = ANY($1::text[])
-            ORDER BY state_id, position`,
-    values: [stateIds],
+/** The newest comparable label (serving and every declared line) of the named products, as of the data-as-of date. */
+export async function comparedStates(client: PoolClient, productIds: string[], asOf: string): Promise<ComparedStateRow[]> {
+  if (productIds.length === 0) return [];
+  const { rows } = await client.query<ComparedStateRow>({
+    name: 'ledger-compared-states',
+    text: `WITH newest AS (
+             SELECT DISTINCT ON (product_id) product_id, state_id, serving_size, serving_unit, servings_per_container FROM history_states
+              WHERE product_id = ANY($1::text[]) AND classification = 'comparable' AND observed_from <= $2::date ${newestFirst})
+           SELECT n.product_id, n.state_id, n.serving_size, n.serving_unit, n.servings_per_container,
+                  coalesce((SELECT json_agg(json_build_object('ingredient_id', d.ingredient_id, 'declared_name', d.declared_name, 'amount', d.amount, 'unit', d.unit) ORDER BY d.position)
+                              FROM declared_ingredients d WHERE d.state_id = n.state_id), '[]'::json) AS declared
+             FROM newest n`,
+    values: [productIds, asOf],
   });
   return rows;
 }

@@ -15,7 +15,10 @@ export interface EditionRow {
 
 const columns = `e.edition_id, e.period, e.status, e.data_as_of, e.count_released, e.closed_at,
   (SELECT count(*)::int FROM signals s
-     WHERE s.released_on IS NOT NULL AND to_char(s.released_on, 'YYYY-MM') = e.period AND s.released_on <= $1::date) AS live_count_released`;
+     WHERE s.released_on IS NOT NULL
+       AND s.released_on >= to_date(e.period || '-01', 'YYYY-MM-DD')
+       AND s.released_on < to_date(e.period || '-01', 'YYYY-MM-DD') + interval '1 month'
+       AND s.released_on <= $1::date) AS live_count_released`;
 
 export async function listEditions(client: PoolClient, today: string): Promise<EditionRow[]> {
   const { rows } = await client.query<EditionRow>({

@@ -55,7 +55,9 @@ export interface FeedFilters {
 /**
  * One page of released Signals, newest release first, below an optional
  * keyset position. Fetches one row more than the page so the caller knows
- * whether another page exists.
+ * whether another page exists. A brand is resolved to its products first, so
+ * a brand with few (or no) Signals reads its products' Signals through the
+ * product index instead of walking the whole feed.
  */
 export async function releasedSignalsPage(
   client: PoolClient,
@@ -71,7 +73,7 @@ export async function releasedSignalsPage(
               AND ($1::date IS NULL OR s.released_on > $1::date)
               AND ($2::date IS NULL OR s.released_on <= $2::date)
               AND ($3::text IS NULL OR s.product_id = $3::text)
-              AND ($4::text IS NULL OR p.brand_id = $4::text)
+              AND ($4::text IS NULL OR s.product_id = ANY (ARRAY(SELECT product_id FROM products WHERE brand_id = $4::text)))
               AND ($5::text IS NULL OR s.dimension = $5::text)
               AND ($6::text IS NULL OR p.category = $6::text)
               AND ($7::date IS NULL OR (s.released_on, s.signal_id) < ($7::date, $8::text))
