@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { randomId } from '@evidence-record/contract';
 import { createPool } from '@evidence-record/platform';
 import { parseFlags, type AdminContext } from '../../../scripts/admin/cli';
 import { nouns } from '../../../scripts/admin/nouns/index';
@@ -99,12 +100,18 @@ export async function releaseNewSignals(stack: RunningStack, productIds: string[
     [productIds],
   );
   const beforeOf = new Map(before.map((r) => [r.product_id, r.state_id]));
-  const observedAt = new Date().toISOString().slice(0, 10);
+  // A new label is read the day after the newest state ends (today at the earliest).
+  const nextDays = await query<{ product_id: string; next_day: string }>(
+    stack,
+    `SELECT product_id, greatest(max(observed_to) + 1, current_date)::text AS next_day FROM history_states WHERE product_id = ANY($1) GROUP BY product_id`,
+    [productIds],
+  );
+  const observedOn = new Map(nextDays.map((r) => [r.product_id, r.next_day]));
   const bundle = {
     captures: productIds.map((productId, i) => ({
       product_id: productId,
       source: { kind: 'manufacturer', url: `https://resilience.example/${productId}`, retailer: null },
-      observed_at: observedAt,
+      observed_at: observedOn.get(productId) ?? new Date().toISOString().slice(0, 10),
       preserved: { path: `captures/${label}/${randomBytes(6).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
       label: {
         classification: 'comparable',
@@ -121,12 +128,15 @@ export async function releaseNewSignals(stack: RunningStack, productIds: string[
   const file = join(tmpdir(), `resilience-bundle-${randomBytes(4).toString('hex')}.json`);
   await writeFile(file, JSON.stringify(bundle));
   const imported = await operator(stack, 'capture', 'import', '--file', file);
-  const after = imported.states_created as string[];
+  const created = imported.states_created as string[];
+  const afterRows = await query<{ product_id: string; state_id: string }>(stack, 'SELECT product_id, state_id FROM history_states WHERE state_id = ANY($1)', [created]);
+  const afterOf = new Map(afterRows.map((r) => [r.product_id, r.state_id]));
   const signalIds: string[] = [];
-  for (const [i, productId] of productIds.entries()) {
+  for (const productId of productIds) {
     const beforeState = beforeOf.get(productId);
-    if (!beforeState) throw new Error(`${productId} has no comparable state to compare with`);
-    const candidate = await operator(stack, 'candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', beforeState, '--after', after[i]!, '--summary', `Declared caffeine changed (${label}).`);
+    const afterState = afterOf.get(productId);
+    if (!beforeState || !afterState) throw new Error(`${productId}: no comparable state to compare with, or no new state`);
+    const candidate = await operator(stack, 'candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', beforeState, '--after', afterState, '--summary', `Declared caffeine changed (${label}).`);
     const signal = await operator(stack, 'candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'resilience reviewer', '--note', `internal review note ${label}`);
     signalIds.push(String(signal.signal_id));
   }
@@ -146,4 +156,35 @@ export async function comparableProducts(stack: RunningStack): Promise<string[]>
       WHERE h.classification = 'comparable' AND p.retired_on IS NULL ORDER BY p.product_id`,
   );
   return rows.map((r) => r.product_id);
+}
+
+/**
+ * Watchers in bulk, as fixtures: one organisation per account (bound to it),
+ * each account watching `productId`. Tests that exercise the watch
+ * capabilities themselves add watches through the API instead.
+ */
+export async function addWatchers(stack: RunningStack, productId: string, emails: string[]): Promise<string[]> {
+  const accounts = emails.map((email) => ({ orgId: `org_${randomId()}`, accountId: `acc_${randomId()}`, email }));
+  await query(
+    stack,
+    `WITH o AS (INSERT INTO organizations (org_id, name, plan_id) SELECT unnest($1::text[]), 'resilience watcher', 'pro'),
+          a AS (INSERT INTO accounts (account_id, org_id, email) SELECT unnest($2::text[]), unnest($1::text[]), unnest($3::text[]))
+     INSERT INTO watches (account_id, product_id) SELECT unnest($2::text[]), $4`,
+    [accounts.map((a) => a.orgId), accounts.map((a) => a.accountId), accounts.map((a) => a.email), productId],
+  );
+  return accounts.map((a) => a.accountId);
+}
+
+export interface AlertRow {
+  alert_id: string;
+  signal_id: string;
+  account_id: string;
+  email: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+}
+
+export function alertsFor(stack: RunningStack, signalIds: string[]): Promise<AlertRow[]> {
+  return query<AlertRow>(stack, 'SELECT alert_id, signal_id, account_id, email, status, attempts, last_error FROM alerts WHERE signal_id = ANY($1) ORDER BY alert_id', [signalIds]);
 }
