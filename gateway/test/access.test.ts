@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { admin, call, createPlan, errorCode, gatewayConfig, orgWithKey, startGateway, type RunningGateway } from './support/harness';
+import { admin, call, dropPrefix, redisClient, createPlan, errorCode, gatewayConfig, orgWithKey, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -31,6 +31,11 @@ afterAll(async () => {
   await gw?.close();
   await gw2?.close();
   await up?.close();
+  if (env) {
+    const redis = redisClient();
+    await dropPrefix(redis, env.REDIS_PREFIX);
+    redis.disconnect();
+  }
   await pool?.end();
   await db?.drop();
 });

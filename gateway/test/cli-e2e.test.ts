@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startStack, type RunningStack } from '../../test/support/stack';
 import { budgetKey, utcDay } from '../src/keyspace';
-import { call, errorCode, waitFor } from './support/harness';
+import { call, dropPrefix, errorCode, redisClient, waitFor } from './support/harness';
 
 const exec = promisify(execFile);
 
@@ -27,6 +27,11 @@ beforeAll(async () => {
   stack = await startStack('gw-e2e', { services: ['record', 'signals', 'gateway'] });
 }, 120_000);
 afterAll(async () => {
+  if (stack) {
+    const redis = redisClient();
+    await dropPrefix(redis, String(stack.env.REDIS_PREFIX));
+    redis.disconnect();
+  }
   await stack?.stop();
 });
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '@evidence-record/contract';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
 import { freePort } from '../../test/support/stack';
-import { call, errorCode, gatewayConfig, orgWithKey, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { call, dropPrefix, errorCode, gatewayConfig, redisClient, orgWithKey, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -70,6 +70,11 @@ async function createPlanForTests(): Promise<void> {
 afterAll(async () => {
   await gw?.close();
   await up?.close();
+  if (env) {
+    const redis = redisClient();
+    await dropPrefix(redis, env.REDIS_PREFIX);
+    redis.disconnect();
+  }
   broken?.closeAllConnections();
   await new Promise<void>((r) => (broken ? broken.close(() => r()) : r()));
   await db?.drop();
