@@ -88,6 +88,11 @@ export class MailSink {
     return this.held.length;
   }
 
+  /** Held messages whose sender is still connected, waiting for an answer. */
+  get heldOpen(): number {
+    return this.held.filter((h) => !this.closedSessions.has(h.session.id)).length;
+  }
+
   /** Answers every held message whose sender is still connected, and stops holding. */
   release(): void {
     this.holding = false;
