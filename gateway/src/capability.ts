@@ -24,6 +24,8 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
   const checked = gw.checked!;
   // Where a fault happened names the dependency that failed (keys: Postgres; windows, settle: Redis).
   let stage: 'keys' | 'windows' | 'request' | 'upstream' | 'settle' | 'scoring' = 'keys';
+  // Attribution for usage, also on early refusals (validated with the arguments below).
+  if (ex.req.headers[h.serviceOrigin] === 'mcp') ex.origin = 'mcp';
   try {
     const auth = await authenticate(presentedKey(ex.req.headers), checked.keys, gw.clock());
     if (!auth.ok && auth.code === 'invalid_credentials') {
