@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'nats';
 import pg from 'pg';
+import { streamNames } from '@evidence-record/contract';
 import { SMTPServer } from 'smtp-server';
 import type { BenchStack } from './stack';
 
@@ -92,6 +94,8 @@ export interface FanoutResult {
   duplicates: number;
   recipients: number;
   sentInDatabase: number;
+  /** Emails per second between the first and the last arrival. */
+  emailsPerSecond: number;
   timedOut: boolean;
 }
 
@@ -117,6 +121,8 @@ export async function measureFanout(opts: {
   watchers: number;
   replicas: number;
   releaseDate: string;
+  natsUrl: string;
+  natsPrefix: string;
   workDir: string;
   timeoutMs: number;
   log: (msg: string) => void;
@@ -200,6 +206,30 @@ export async function measureFanout(opts: {
     duplicates: settled.messages - settled.unique,
     recipients: settled.recipients,
     sentInDatabase: sent.rows[0]!.n,
+    emailsPerSecond: settled.unique > 1 ? (settled.unique - 1) / ((settled.lastAt - settled.firstAt) / 1000) : 0,
     timedOut,
   };
+}
+
+/**
+ * After a run that did not finish in time, the rest of its alerts would
+ * compete with the next run: they are cancelled (the worker acknowledges a
+ * cancelled alert without sending) and the ALERTS consumer is waited on
+ * until it holds nothing.
+ */
+export async function drainAlerts(opts: { client: pg.Client; signalId: string; natsUrl: string; natsPrefix: string; durable?: string; timeoutMs: number }): Promise<boolean> {
+  await opts.client.query(`UPDATE alerts SET status = 'cancelled', last_error = 'benchmark: run over its time limit' WHERE signal_id = $1 AND status = 'pending'`, [opts.signalId]);
+  const nc = await connect({ servers: opts.natsUrl, name: 'bench-drain' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const deadline = Date.now() + opts.timeoutMs;
+    while (Date.now() < deadline) {
+      const info = await jsm.consumers.info(streamNames(opts.natsPrefix).alerts.stream, opts.durable ?? 'email-worker');
+      if (info.num_pending + info.num_ack_pending === 0) return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
+  } finally {
+    await nc.close();
+  }
 }

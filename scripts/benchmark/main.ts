@@ -8,7 +8,7 @@ import { connect } from 'nats';
 import pg from 'pg';
 import { streamNames } from '@evidence-record/contract';
 import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, databaseUrl, dropDatabase, fingerprint } from './databases';
-import { AlertSink, insertWatchers, measureFanout, type FanoutResult } from './fanout';
+import { AlertSink, drainAlerts, insertWatchers, measureFanout, type FanoutResult } from './fanout';
 import { runLoad, type LoadResult, type RequestTemplate } from './load';
 import { PgCounter } from './pg-counter';
 import { summarizeProfile } from './profile';
@@ -32,6 +32,8 @@ const { values: flags } = parseArgs({
     products: { type: 'string', default: '100000' },
     signals: { type: 'string', default: '500000' },
     profile: { type: 'boolean', default: false },
+    /** Only build (or check) the cached databases, e.g. ahead of a timed run. */
+    'prepare-only': { type: 'boolean', default: false },
     'skip-large': { type: 'boolean', default: false },
     'skip-fanout': { type: 'boolean', default: false },
     out: { type: 'string', default: 'docs/benchmarks.md' },
@@ -53,6 +55,8 @@ const SOFT_DEADLINE_MS = 8.5 * 60_000;
 /** Distinct resolve identifiers one key may use per day before the extraction score counts them (gateway scoring policy). */
 const IDENTIFIERS_PER_KEY = 40;
 const EXTRA_KEYS = 10;
+/** A fan-out run is stopped here (the target is 60 s); the rate so far still tells how long all would take. */
+const FANOUT_LIMIT_MS = 75_000;
 
 const started = Date.now();
 const workDir = '.run/bench';
@@ -346,6 +350,10 @@ try {
     results.records.large.reused = largeTpl.reused;
     results.records.large.buildSeconds = largeTpl.seconds;
   }
+  if (flags['prepare-only']) {
+    log('cached databases are ready');
+    process.exit(0);
+  }
   const demoUrl = await cloneDatabase(demoTpl.name, 'er_bench_demo');
   const demoSample = await sampleRecord('er_bench_demo');
   results.records.demo = demoSample.size;
@@ -469,14 +477,22 @@ try {
       // The large Record still needs its turn: a fan-out run may take up to its limit.
       const largeReserveMs = flags['skip-large'] ? 0 : 90_000;
       for (const run of runs) {
-        if (run.replicas > 1 && elapsed() + 75_000 + largeReserveMs > SOFT_DEADLINE_MS) {
+        if (run.replicas > 1 && elapsed() + FANOUT_LIMIT_MS + 5_000 + largeReserveMs > SOFT_DEADLINE_MS) {
           notes.push(`fan-out with ${run.replicas} email workers skipped: not enough of the ten-minute budget left`);
           continue;
         }
         if (run.replicas === 2) await stack.startProcess('email-worker-2', 'email-worker');
-        const r: FanoutResult = await measureFanout({ stack, client, sink, productId: run.product, watchers: WATCHERS, replicas: run.replicas, releaseDate: run.date, workDir, timeoutMs: 70_000, log });
-        log(`5. fan-out, ${run.replicas} worker(s): ${r.seconds === null ? 'NOT all delivered' : `${r.seconds.toFixed(1)} s`}; alert rows after ${r.fanoutSeconds?.toFixed(1) ?? 'n/a'} s; ${r.uniqueAlerts} distinct, ${r.duplicates} duplicates`);
+        const r: FanoutResult = await measureFanout({
+          stack, client, sink, productId: run.product, watchers: WATCHERS, replicas: run.replicas, releaseDate: run.date,
+          natsUrl, natsPrefix: prefixes.demo, workDir, timeoutMs: FANOUT_LIMIT_MS, log,
+        });
+        log(`5. fan-out, ${run.replicas} worker(s): ${r.seconds === null ? 'NOT all delivered' : `${r.seconds.toFixed(1)} s`}; alert rows after ${r.fanoutSeconds?.toFixed(1) ?? 'n/a'} s; ${r.uniqueAlerts} distinct, ${r.duplicates} duplicates, ${r.emailsPerSecond.toFixed(0)} emails/s`);
         results.fanout.push(r);
+        if (r.timedOut) {
+          const drained = await drainAlerts({ client, signalId: r.signalId, natsUrl, natsPrefix: prefixes.demo, timeoutMs: 30_000 });
+          notes.push(`fan-out with ${r.replicas} email worker(s) passed its ${FANOUT_LIMIT_MS / 1000} s limit with ${r.uniqueAlerts} of ${r.watchers} emails (${r.emailsPerSecond.toFixed(0)} emails/s, so about ${Math.round(r.watchers / Math.max(r.emailsPerSecond, 0.1))} s for all); the rest were cancelled${drained ? '' : ' but the ALERTS consumer did not empty in 30 s'} before the next run`);
+          if (!drained) break;
+        }
       }
     } finally {
       await client.end();

@@ -290,11 +290,11 @@ export function renderReport(r: BenchResults, history: string[]): string {
 
   L.push('## 5. Alert fan-out');
   L.push('');
-  L.push('| Email workers | Watchers | All alert rows written | First email | All emails in the sink | Distinct alerts | Messages | Sent twice | Rows marked sent |');
-  L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  L.push('| Email workers | Watchers | All alert rows written | First email | All emails in the sink | Emails/s | Distinct alerts | Messages | Sent twice | Rows marked sent |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const s = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} s`);
   for (const f of r.fanout) {
-    L.push(`| ${f.replicas} | ${f.watchers.toLocaleString('en-US')} | ${s(f.fanoutSeconds)} | ${s(f.firstEmailSeconds)} | ${f.seconds === null ? 'not within the limit' : s(f.seconds)} | ${f.uniqueAlerts.toLocaleString('en-US')} | ${f.messages.toLocaleString('en-US')} | ${f.duplicates} | ${f.sentInDatabase.toLocaleString('en-US')} |`);
+    L.push(`| ${f.replicas} | ${f.watchers.toLocaleString('en-US')} | ${s(f.fanoutSeconds)} | ${s(f.firstEmailSeconds)} | ${f.seconds === null ? 'not within the limit' : s(f.seconds)} | ${Math.round(f.emailsPerSecond)} | ${f.uniqueAlerts.toLocaleString('en-US')} | ${f.messages.toLocaleString('en-US')} | ${f.duplicates} | ${f.sentInDatabase.toLocaleString('en-US')} |`);
   }
   L.push('');
   L.push('Times are from the start of `signal release` (operator CLI) to the event named.');
@@ -384,9 +384,10 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   run against the demo Record and the generated one, each with its own services and gateway.
 - **4. MCP.** \`POST /mcp\` with a JSON-RPC \`tools/call\` of \`products.resolve\` (headers
   \`Accept: application/json, text/event-stream\`, \`MCP-Protocol-Version: 2025-06-18\`) against
-  \`POST /api/v1/products/resolve\` with the same identifier, same key. The judged comparison is at a
-  fixed arrival rate well below saturation (latency of one call); the closed-loop rows show the
-  throughput cost of the extra hop (gateway → MCP service → gateway → record service).
+  \`POST /api/v1/products/resolve\` with the same identifier and key. First both run closed loop
+  (the throughput cost of the extra hops: gateway → MCP service → gateway → record service); then both
+  run at one fixed arrival rate, 30 % of the closed-loop MCP throughput (at most 100 req/s), so
+  neither path queues and the ratio is the latency of one call. The fixed-rate ratios are judged.
 - **5. Fan-out.** 10,000 organisations, each with one account, watch one demo product (inserted with
   SQL before the release). A new label capture is imported, a candidate opened and approved, and the
   Signal released with the operator CLI (\`capture import\`, \`candidate open\`, \`candidate approve\`,
@@ -394,6 +395,9 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   until the SMTP sink in the bench process holds a message for every watcher, counted by the
   \`X-Evidence-Record-Alert\` header; three more seconds are waited for duplicates. Then a second
   email-worker replica (same durable consumer) joins and the run is repeated on another product.
+  Both workers run with the shipped defaults (\`EMAIL_CONCURRENCY=4\`). A run is stopped after 75 s;
+  its emails/s still say how long all would take, and its remaining alerts are cancelled (the worker
+  acknowledges a cancelled alert without sending) and drained before the next run starts.
 
 The machine is small and shared (load generator, seven services, Postgres and Redis on the same
 CPUs), so absolute req/s are a floor for a real deployment; ratios between rows of the same run are
