@@ -1,4 +1,4 @@
-import { Gauge, type Counter, type Histogram } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import type { Metrics } from '@evidence-record/platform';
 
 export interface EmailMetrics {
@@ -19,20 +19,4 @@ export function emailMetrics(metrics: Metrics): EmailMetrics {
     skipped: metrics.counter('er_alert_messages_skipped_total', 'Alert messages acknowledged without sending, by reason', ['reason']),
     sendSeconds: metrics.histogram('er_email_send_duration_seconds', 'Time for the SMTP server to accept one alert', [], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
   };
-}
-
-export function consumerLagGauge(metrics: Metrics, consumer: string, lag: () => Promise<number>): Gauge {
-  return new Gauge({
-    name: 'er_jetstream_consumer_pending',
-    help: 'Messages the durable consumer has not finished (pending + unacknowledged)',
-    labelNames: ['consumer'],
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set({ consumer }, await lag());
-      } catch {
-        // NATS unreachable: keep the last value rather than fail the scrape.
-      }
-    },
-  });
 }

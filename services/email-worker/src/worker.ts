@@ -1,12 +1,11 @@
 import { JSONCodec, type JsMsg } from 'nats';
 import type { Transporter } from 'nodemailer';
 import { AlertRequestedEvent, streamNames } from '@evidence-record/contract';
-import { ensureStreams, type Logger, type Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
+import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
 import { backoffMs } from './backoff';
 import { deliveryStep } from './delivery-step';
-import { ensureDurableConsumer, runDurableConsumer, type RunningConsumer } from './durable-consumer';
 import { renderAlertEmail } from './message';
-import { consumerLagGauge, emailMetrics, type EmailMetrics } from './metrics';
+import { emailMetrics, type EmailMetrics } from './metrics';
 import { cancelAlert, claimAlert, loadAlert, markDead, markRetry, markSent } from './queries/alerts';
 import { classifySmtpFailure } from './smtp';
 

@@ -5,3 +5,4 @@ export * from './logger';
 export * from './metrics';
 export * from './migrate';
 export * from './nats';
+export * from './durable-consumer';

@@ -1,4 +1,3 @@
-import { Gauge } from 'prom-client';
 import type { Counter, Histogram } from 'prom-client';
 import type { Metrics } from '@evidence-record/platform';
 
@@ -16,21 +15,4 @@ export function fanoutMetrics(metrics: Metrics): FanoutMetrics {
     alertsPublished: metrics.counter('er_fanout_alerts_published_total', 'AlertRequested messages published (republishes included)'),
     duration: metrics.histogram('er_fanout_duration_seconds', 'Time to fan out one Signal', [], [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60]),
   };
-}
-
-/** Consumer lag read from JetStream when Prometheus scrapes. */
-export function consumerLagGauge(metrics: Metrics, consumer: string, lag: () => Promise<number>): Gauge {
-  return new Gauge({
-    name: 'er_jetstream_consumer_pending',
-    help: 'Messages the durable consumer has not finished (pending + unacknowledged)',
-    labelNames: ['consumer'],
-    registers: [metrics.registry],
-    async collect() {
-      try {
-        this.set({ consumer }, await lag());
-      } catch {
-        // NATS unreachable: leave the last value rather than fail the scrape.
-      }
-    },
-  });
 }

@@ -1,7 +1,6 @@
 import { streamNames } from '@evidence-record/contract';
-import { ensureStreams, type Logger, type Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
-import { ensureDurableConsumer, runDurableConsumer, type RunningConsumer } from './durable-consumer';
-import { consumerLagGauge, fanoutMetrics } from './metrics';
+import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
+import { fanoutMetrics } from './metrics';
 import { signalReleasedHandler } from './signal-fanout';
 
 export interface SignalFanoutOptions {

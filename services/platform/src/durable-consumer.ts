@@ -1,5 +1,7 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
-import type { Logger } from '@evidence-record/platform';
+import { Gauge } from 'prom-client';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 
 export interface DurableConsumerOptions {
   nc: NatsConnection;
@@ -111,4 +113,21 @@ export function runDurableConsumer(opts: DurableConsumerOptions): RunningConsume
       return info.num_pending + info.num_ack_pending;
     },
   };
+}
+
+/** Consumer lag read from JetStream when Prometheus scrapes, never on a message path. */
+export function consumerLagGauge(metrics: Metrics, consumer: string, lag: () => Promise<number>): Gauge {
+  return new Gauge({
+    name: 'er_jetstream_consumer_pending',
+    help: 'Messages the durable consumer has not finished (pending + unacknowledged)',
+    labelNames: ['consumer'],
+    registers: [metrics.registry],
+    async collect() {
+      try {
+        this.set({ consumer }, await lag());
+      } catch {
+        // NATS unreachable: keep the last value rather than fail the scrape.
+      }
+    },
+  });
 }
