@@ -57,7 +57,7 @@ const retailerNames = ['Shelfwise Supply', 'Parcelgrain Market', 'Liftcart'];
 const sqlArray = (values: (string | number)[]) =>
   `ARRAY[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(',')}]`;
 
-/** The normalisation rule of scripts/demo-record/normalize.ts, for the ASCII names generated here. */
+/** The record service's normalizeName, restated in SQL for the ASCII names generated here. */
 const norm = (expr: string) => `trim(regexp_replace(replace(lower(${expr}), '&', ' and '), '[^a-z0-9]+', ' ', 'g'))`;
 
 /** 12-character id part: 4 hash characters, then the number in 8 hex digits (unique below 2^32, deterministic). */

@@ -1,4 +1,4 @@
-import { normalizeName } from './normalize';
+import { normalizeName } from '@evidence-record/record';
 
 /**
  * The ingredient catalogue: real ingredient names with the synonyms labels

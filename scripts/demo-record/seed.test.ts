@@ -6,7 +6,7 @@ import { editionHash } from '@evidence-record/contract';
 import { createPool, migrationsDir, runMigrations, type Pool } from '@evidence-record/platform';
 import { demoDatabase, emptyDatabase, type TestDatabase } from '../../test/support/db';
 import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from '../../test/support/infra';
-import { normalizeName } from './normalize';
+import { normalizeName } from '@evidence-record/record';
 import { notable } from './products';
 import { productId } from './ids';
 import { seedDemoRecord } from './seed';
@@ -238,6 +238,15 @@ describe('the demo Record', () => {
     expect(n).toBe(1);
     const bad = await one<{ n: number }>('SELECT count(*)::int AS n FROM product_aliases WHERE alias_norm <> lower(alias_norm) OR alias_norm ~ $1', ['[^a-z0-9 ]|  |^ | $']);
     expect(bad.n).toBe(0);
+  });
+
+  it('stores every *_norm column with the normalisation rule of the record service, so lookups are equalities', async () => {
+    const rows = await all<{ text: string; norm: string }>(
+      `SELECT name AS text, name_norm AS norm FROM brands UNION ALL SELECT name, name_norm FROM products
+       UNION ALL SELECT alias, alias_norm FROM product_aliases UNION ALL SELECT synonym, synonym_norm FROM ingredient_synonyms`,
+    );
+    expect(rows.length).toBeGreaterThan(100);
+    for (const r of rows) expect(r.norm, r.text).toBe(normalizeName(r.text));
   });
 
   it('has at least one unreadable manufacturer source whose recent checks fail', async () => {

@@ -1,7 +1,7 @@
 /**
  * The one normalisation rule for names, aliases and queries. The Record
- * stores `name_norm`/`alias_norm`/`synonym_norm` made with the same rule
- * (scripts/demo-record/normalize.ts; a unit test keeps the two in step), so
+ * stores `name_norm`/`alias_norm`/`synonym_norm` made with this function
+ * (the demo seed imports it; its test checks every stored column), so
  * a lookup is an equality on an indexed column, never a guess.
  *
  * NFKD with combining marks removed (accents), lowercase, "&" as " and ",
