@@ -5,6 +5,7 @@ import { demoDatabase, type TestDatabase } from '../../../test/support/db';
 import { productId, signalId, stateId } from '../../../scripts/demo-record/ids';
 import { regulatory } from '../../../scripts/demo-record/regulatory';
 import { expectNoInternals, startRecordService, type RecordHarness } from './support/harness';
+import { productsDeclaring } from '../src/queries/search';
 
 /**
  * Every capability against the demo Record, asserting the semantics the
@@ -129,6 +130,19 @@ describe('search_record on the demo Record', () => {
     const a = await search('caffeine and beta-alanine');
     const b = await search('caffeine and beta-alanine');
     expect(a.body.products!.map((x) => x.product_id)).toEqual(b.body.products!.map((x) => x.product_id));
+  });
+
+  it('finds the same products from the product side (common ingredients) as from the ingredient side (rare ones)', async () => {
+    for (const ids of [['ing_caffeine'], ['ing_creatine_monohydrate'], ['ing_caffeine', 'ing_beta_alanine'], ['ing_l_theanine', 'ing_caffeine'], ['ing_huperzine_a', 'ing_alpha_gpc', 'ing_l_tyrosine']]) {
+      const fromIngredients = await productsDeclaring(sql, ids, SEARCH_RESULT_CAP + 1);
+      const fromProducts = await productsDeclaring(sql, ids, SEARCH_RESULT_CAP + 1, 0);
+      const matched = (r: { declared: Array<{ ingredient_id: string }> }) => new Set(r.declared.map((d) => d.ingredient_id)).size;
+      // The top tier (products declaring every asked ingredient) is identical; below it the product side fills by id.
+      const top = (rows: typeof fromIngredients) => rows.filter((r) => matched(r) === ids.length).map((r) => r.product_id);
+      expect(top(fromProducts), ids.join('+')).toEqual(top(fromIngredients));
+      if (ids.length === 1) expect(fromProducts, ids[0]).toEqual(fromIngredients);
+      expect(fromProducts.length).toBe(fromIngredients.length);
+    }
   });
 
   it('whitespace is invalid_request', async () => {

@@ -3,7 +3,7 @@ import { Calculation } from '@evidence-record/contract';
 import { grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
 import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
 import { declaredFacts } from '../src/domain/facts';
-import { rankSearch, recogniseIngredients, significantTokens } from '../src/domain/search-ranking';
+import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../src/domain/search-ranking';
 import type { PriceRow } from '../src/queries/prices';
 import type { DeclaredRow, StateRow } from '../src/queries/label';
 
@@ -120,7 +120,7 @@ describe('declared facts', () => {
 
 describe('search ranking', () => {
   it('drops question words that name nothing', () => {
-    expect(significantTokens(['what', 'pre', 'workout', 'has', 'creatine', 'c4', 'x'])).toEqual(['creatine', 'c4']);
+    expect(significantTokens(['what', 'pre', 'workout', 'has', 'creatine', 'c4', 'x', 'labs'])).toEqual(['creatine', 'c4']);
   });
 
   it('ranks an exact name above partial names and a name above an ingredient, and says what matched', () => {
@@ -144,6 +144,14 @@ describe('search ranking', () => {
     expect(recogniseIngredients([syn('ing_huperzine_a', 'huperzine a', false)], ['huperzine'])).toEqual([{ ingredient_id: 'ing_huperzine_a', name: 'ing_huperzine_a', matched: 'huperzine a', by: 'word' }]);
     expect(recogniseIngredients([syn('ing_sodium', 'sodium', true), syn('ing_sodium_nitrate', 'sodium nitrate', false)], ['sodium']).map((i) => i.ingredient_id)).toEqual(['ing_sodium']);
     expect(recogniseIngredients([syn('ing_beetroot_extract', 'beetroot extract', false), syn('ing_black_pepper_extract', 'black pepper fruit extract', false)], ['extract'])).toEqual([]);
+  });
+
+  it('counts an ingredient once when a product is found both by name and by ingredient', () => {
+    const line = { ingredient_id: 'ing_caffeine', declared_name: 'Caffeine Anhydrous' };
+    const merged = mergeDeclaring([{ product_id: 'prd_a', declared: [line] }], [{ product_id: 'prd_a', declared: [line] }, { product_id: 'prd_b', declared: [line] }]);
+    expect(merged).toEqual([{ product_id: 'prd_a', declared: [line] }, { product_id: 'prd_b', declared: [line] }]);
+    const ranked = rankSearch([], [{ ingredient_id: 'ing_caffeine', name: 'Caffeine', matched: 'caffeine', by: 'name' }], merged);
+    expect(ranked.map((r) => [r.product_id, r.score, r.matched.length])).toEqual([['prd_a', 10, 1], ['prd_b', 10, 1]]);
   });
 
   it('breaks ties by product id so the same question always ranks the same way', () => {

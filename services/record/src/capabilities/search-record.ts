@@ -4,9 +4,12 @@ import { recordCapability } from '../capability';
 import { productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { normalizeName, words } from '../domain/normalize';
-import { rankSearch, recogniseIngredients, significantTokens } from '../domain/search-ranking';
+import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../domain/search-ranking';
 import { productsById } from '../queries/products';
-import { nameHits, productsDeclaring, synonymHits } from '../queries/search';
+import { declaredAmong, nameHits, productsDeclaring, synonymHits } from '../queries/search';
+
+/** How many of the best name matches are checked for the question's ingredients. */
+const NAME_LEADERS = 50;
 
 /**
  * A free-text question answered with a small ranked set of products and what
@@ -28,9 +31,14 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
   return withSnapshot(deps.pool, async (db, record) => {
     const names = await nameHits(db, normalized, tokens);
     const ingredients = recogniseIngredients(await synonymHits(db, normalized, tokens), tokens);
-    const declaring = await productsDeclaring(db, ingredients.map((i) => i.ingredient_id));
+    const ingredientIds = ingredients.map((i) => i.ingredient_id);
+    // One more than shown, so the answer can say whether more products match.
+    const declaring = await productsDeclaring(db, ingredientIds, SEARCH_RESULT_CAP + 1);
+    // The best name matches also earn what their labels declare of the question's ingredients.
+    const leaders = rankSearch(names, [], []).slice(0, NAME_LEADERS).map((r) => r.product_id);
+    const declaredByLeaders = await declaredAmong(db, leaders, ingredientIds);
 
-    const ranked = rankSearch(names, ingredients, declaring);
+    const ranked = rankSearch(names, ingredients, mergeDeclaring(declaring, declaredByLeaders));
     const top = ranked.slice(0, SEARCH_RESULT_CAP);
     const rows = new Map((await productsById(db, top.map((r) => r.product_id))).map((p) => [p.product_id, p]));
     const results = top.filter((r) => rows.has(r.product_id)).map((r) => ({ ...r, product: rows.get(r.product_id)! }));

@@ -11,7 +11,9 @@ const STOPWORDS = new Set(
   ('a an the and or of in on at by with without for to from is are was be it its this that these those what which who whose how ' +
     'much many does do did has have had contain contains containing any all some me my i we you show find list tell about per vs versus ' +
     'than more less most least product products brand brands supplement supplements pre workout preworkout powder formula label ' +
-    'serving servings dose doses amount amounts price prices cost mg g mcg').split(' '),
+    'serving servings dose doses amount amounts price prices cost mg g mcg ' +
+    // Words in many brand names ("… Labs", "… Nutrition") that say nothing about which brand.
+    'labs lab nutrition sport sports supply co company inc performance').split(' '),
 );
 
 /** The words of a normalised question worth matching names against. */
@@ -98,4 +100,20 @@ export function rankSearch(names: NameHit[], ingredients: IngredientHit[], decla
   return [...byProduct]
     .map(([product_id, e]) => ({ product_id, score: Math.round((e.title + e.brand + e.ingredients) * 1000) / 1000, matched: e.matched }))
     .sort((a, b) => b.score - a.score || (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0));
+}
+
+/** One entry per product, its declared lines merged (the same product can be found from both sides). */
+export function mergeDeclaring(...lists: DeclaringProduct[][]): DeclaringProduct[] {
+  const byProduct = new Map<string, DeclaringProduct>();
+  for (const d of lists.flat()) {
+    const seen = byProduct.get(d.product_id);
+    if (!seen) {
+      byProduct.set(d.product_id, { product_id: d.product_id, declared: [...d.declared] });
+      continue;
+    }
+    for (const line of d.declared) {
+      if (!seen.declared.some((l) => l.ingredient_id === line.ingredient_id && l.declared_name === line.declared_name)) seen.declared.push(line);
+    }
+  }
+  return [...byProduct.values()];
 }
