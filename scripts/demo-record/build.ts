@@ -1,6 +1,6 @@
 import { brandBySlug, brands, retailerBySlug, retailers, type RetailerSlug } from './brands';
 import { addDays, at, daysBetween, weekday } from './dates';
-import { buildEditions, type EditionInput } from './editions';
+import { openEditionRows } from './editions';
 import { productId, sha256Hex, signalId, stableInt, stateId } from './ids';
 import { ingredientForDeclaredName, ingredients } from './ingredients';
 import { isBlend, type LabelLine, type Serving, type StateSpec } from './label';
@@ -453,7 +453,6 @@ export function buildDemoRecord(): DemoRecord {
   const batchOf = new Map(releaseDates.map((d, i) => [d, i + 1]));
   rec.release_batches = releaseDates.map((d, i) => ({ batch_id: i + 1, release_date: d, released_at: at(d, '15:00:00'), released_by: 'demo-curator' }));
 
-  const signalsForEditions: EditionInput['signals'] = [];
   drafts.forEach((d, i) => {
     const candidateId = i + 1;
     const approved = d.outcome === 'released' || d.outcome === 'withdrawn_duplicate';
@@ -497,10 +496,6 @@ export function buildDemoRecord(): DemoRecord {
         operator_note: extra.withdrawal.operatorNote, recorded_at: at(extra.withdrawal.recordedOn, '11:00:00'),
       });
     }
-    signalsForEditions.push({
-      signal_id: sid, product_id: d.p.product_id, dimension: d.dimension, summary: d.summary, released_on: d.releaseOn!,
-      window_start: d.windowStart, window_end: d.windowEnd, exact_change_date: d.exact,
-    });
   });
   rec.signals.sort((a, b) => String(a.released_on).localeCompare(String(b.released_on)) || String(a.signal_id).localeCompare(String(b.signal_id)));
   rec.signal_corrections.sort((a, b) => String(a.recorded_on).localeCompare(String(b.recorded_on)));
@@ -518,25 +513,7 @@ export function buildDemoRecord(): DemoRecord {
   }));
 
   // ------------------------------------------------------------------ ledger editions
-  rec.ledger_editions = buildEditions({
-    products: resolved.map((p) => ({
-      product_id: p.product_id, name: p.spec.name, brand: brandBySlug(p.spec.brand).name, depth: p.spec.depth,
-      retired_on: p.spec.retired?.on ?? null,
-      states: p.states.map((s) => ({
-        state_id: s.state_id, from: s.from, to: s.to, classification: s.classification, serving: s.serving ?? null,
-        lines: rec.declared_ingredients.filter((di) => di.state_id === s.state_id).map((di) => ({
-          ingredient_id: di.ingredient_id as string, declared_name: di.declared_name as string,
-          amount: di.amount as number | null, unit: di.unit as string | null, in_blend: di.blend_id !== null,
-        })),
-      })),
-    })),
-    signals: signalsForEditions,
-    corrections: rec.signal_corrections.map((c) => ({ signal_id: c.signal_id as string, kind: c.kind as string, recorded_on: c.recorded_on as string })),
-    prices: rec.price_observations.map((o) => ({
-      product_id: o.product_id as string, retailer: o.retailer as string, observed_at: o.observed_at as string,
-      price_cents: o.price_cents as number, price_basis: o.price_basis as string, servings_per_container: o.servings_per_container as number | null,
-    })),
-  });
+  rec.ledger_editions = openEditionRows();
 
   assertConsistent(rec, byId);
   return rec;

@@ -1,5 +1,7 @@
+import { sealEdition } from '@evidence-record/ledger';
 import { createPool, withRecordChange } from '@evidence-record/platform';
 import { buildDemoRecord, tableOrder } from './build';
+import { editionPlan } from './editions';
 import { advanceSequence, insertRows } from './insert';
 
 /** Tables whose ids the demo Record sets explicitly, with their serial column. */
@@ -29,6 +31,10 @@ export async function seedDemoRecord(databaseUrl: string): Promise<{ record_vers
     const { record_version } = await withRecordChange(pool, 'demo Record seed', async (client) => {
       for (const table of tableOrder) await insertRows(client, table, record[table]);
       for (const [table, column] of serialColumns) await advanceSequence(client, table, column);
+      for (const { period, status, closedAt } of editionPlan) {
+        if (status !== 'closed') continue;
+        await sealEdition(client, `ed_${period.replace('-', '_')}`, period, closedAt.slice(0, 10), new Date(closedAt));
+      }
     });
     if (!record_version) throw new Error('the demo Record seed created no record version');
     return { record_version };

@@ -1,5 +1,5 @@
 import { editionHash, periodPattern } from '@evidence-record/contract';
-import { withRecordChange, type Pool } from '@evidence-record/platform';
+import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { computeEditionDocument } from '../edition-document';
 import { editionIdOf, periodEnd, utcToday } from '../period';
 
@@ -48,17 +48,33 @@ export async function closeEdition(pool: Pool, editionId: string, now: Date = ne
     if (periodEnd(edition.period) >= today) {
       throw new EditionRefused(`the period ${edition.period} has not ended (it ends ${periodEnd(edition.period)}); close it from the next day on`);
     }
-    const document = await computeEditionDocument(client, { edition_id: editionId, period: edition.period, status: 'closed' }, today);
-    const hash = editionHash(document);
-    await client.query(
-      `UPDATE ledger_editions SET status = 'closed', closed_at = now(), data_as_of = $2, count_released = $3, document = $4, edition_hash = $5
-        WHERE edition_id = $1`,
-      [editionId, document.data_as_of, document.confirmed_changes.length, JSON.stringify(document), hash],
-    );
-    // The served document is the stored jsonb, so the hash must recompute from what was stored.
-    const stored = await client.query<{ document: unknown }>('SELECT document FROM ledger_editions WHERE edition_id = $1', [editionId]);
-    if (editionHash(stored.rows[0]?.document) !== hash) throw new Error(`edition ${editionId}: the stored document does not reproduce its hash`);
-    return { edition_id: editionId, period: edition.period, status: 'closed' as const, data_as_of: document.data_as_of, count_released: document.confirmed_changes.length, edition_hash: hash };
+    return sealEdition(client, editionId, edition.period, today, now);
   });
   return { ...result, record_version };
+}
+
+/**
+ * The closing step itself, inside the caller's Record change: computes the
+ * document as of the end of the period, stores it with its hash and checks
+ * that the stored jsonb reproduces the hash (the served document is the
+ * stored one). `closeEdition` and the demo seed both close editions with it,
+ * so there is one edition document.
+ */
+export async function sealEdition(
+  client: PoolClient,
+  editionId: string,
+  period: string,
+  today: string,
+  closedAt: Date = new Date(),
+): Promise<Omit<CloseResult, 'record_version'>> {
+  const document = await computeEditionDocument(client, { edition_id: editionId, period, status: 'closed' }, today);
+  const hash = editionHash(document);
+  await client.query(
+    `UPDATE ledger_editions SET status = 'closed', closed_at = $6, data_as_of = $2, count_released = $3, document = $4, edition_hash = $5
+      WHERE edition_id = $1`,
+    [editionId, document.data_as_of, document.confirmed_changes.length, JSON.stringify(document), hash, closedAt],
+  );
+  const stored = await client.query<{ document: unknown }>('SELECT document FROM ledger_editions WHERE edition_id = $1', [editionId]);
+  if (editionHash(stored.rows[0]?.document) !== hash) throw new Error(`edition ${editionId}: the stored document does not reproduce its hash`);
+  return { edition_id: editionId, period, status: 'closed', data_as_of: document.data_as_of, count_released: document.confirmed_changes.length, edition_hash: hash };
 }
