@@ -27,7 +27,7 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-const stats = new Map<string, { runs: number; buffers: number; maxBuffers: number; ms: number; seqScans: Set<string> }>();
+const stats = new Map<string, { runs: number; buffers: number[]; ms: number; seqScans: Set<string> }>();
 
 function seqScans(node: PlanNode, out: Set<string>): void {
   if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) out.add(node['Relation Name']);
@@ -44,11 +44,9 @@ const explaining = {
       config.values,
     );
     const plan = rows[0]!['QUERY PLAN'][0]!;
-    const s = stats.get(config.name) ?? { runs: 0, buffers: 0, maxBuffers: 0, ms: 0, seqScans: new Set<string>() };
-    const buffers = (plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0);
+    const s = stats.get(config.name) ?? { runs: 0, buffers: [], ms: 0, seqScans: new Set<string>() };
     s.runs += 1;
-    s.buffers += buffers;
-    s.maxBuffers = Math.max(s.maxBuffers, buffers);
+    s.buffers.push((plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0));
     s.ms += plan['Execution Time'];
     seqScans(plan.Plan, s.seqScans);
     stats.set(config.name, s);
@@ -72,14 +70,17 @@ for (const { product_id, identifier } of ids) {
 }
 await client.end();
 
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 for (const [name, s] of stats) {
+  const sorted = [...s.buffers].sort((a, b) => a - b);
   process.stdout.write(
     `${JSON.stringify({
       statement: name,
       products_in_record: size[0]!.n,
       runs: s.runs,
-      mean_buffers: Math.round((s.buffers / s.runs) * 10) / 10,
-      max_buffers: s.maxBuffers,
+      p50_buffers: quantile(sorted, 0.5),
+      p99_buffers: quantile(sorted, 0.99),
+      max_buffers: sorted.at(-1),
       mean_exec_ms: Math.round((s.ms / s.runs) * 1000) / 1000,
       seq_scans: [...s.seqScans],
     })}\n`,
