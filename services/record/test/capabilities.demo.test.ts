@@ -118,6 +118,13 @@ describe('search_record on the demo Record', () => {
     expect(r.body.limitations.join(' ')).toMatch(/undisclosed/);
   });
 
+  it('a question that is only a common name still finds the products with that name', async () => {
+    const r = await search('Pre-Workout');
+    expect(r.body.status).toBe('supported');
+    expect(r.body.products!.every((x) => x.name === 'Pre-Workout')).toBe(true);
+    expect(r.body.coverage?.more_matches).toBe(true);
+  });
+
   it('never more than the cap, and says so when there are more', async () => {
     const r = await search('caffeine');
     expect(r.body.products).toHaveLength(SEARCH_RESULT_CAP);

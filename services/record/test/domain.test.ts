@@ -121,6 +121,7 @@ describe('declared facts', () => {
 describe('search ranking', () => {
   it('drops question words that name nothing', () => {
     expect(significantTokens(['what', 'pre', 'workout', 'has', 'creatine', 'c4', 'x', 'labs'])).toEqual(['creatine', 'c4']);
+    expect(significantTokens(['pre', 'workout'])).toEqual(['pre', 'workout']);
   });
 
   it('ranks an exact name above partial names and a name above an ingredient, and says what matched', () => {

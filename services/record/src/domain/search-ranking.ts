@@ -16,9 +16,15 @@ const STOPWORDS = new Set(
     'labs lab nutrition sport sports supply co company inc performance').split(' '),
 );
 
-/** The words of a normalised question worth matching names against. */
+/**
+ * The words of a normalised question worth matching names against. A
+ * question made only of common words ("pre-workout") is matched on those
+ * words, since they are then the name asked about.
+ */
 export function significantTokens(normalizedWords: string[]): string[] {
-  return [...new Set(normalizedWords.filter((w) => !STOPWORDS.has(w) && (w.length >= 2 || /\d/.test(w))))];
+  const usable = normalizedWords.filter((w) => w.length >= 2 || /\d/.test(w));
+  const significant = usable.filter((w) => !STOPWORDS.has(w));
+  return [...new Set(significant.length > 0 ? significant : usable)];
 }
 
 /** Words too common in ingredient names to name one on their own. */
