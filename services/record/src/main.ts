@@ -1,24 +1,18 @@
-import { ConfigError, Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
 import { createRecordApp } from './app';
-import { loadRecordConfig, type RecordConfig } from './config';
+import { loadRecordConfig } from './config';
 
 /** Entrypoint: configuration from the environment, one Postgres pool, graceful shutdown on SIGTERM/SIGINT. */
-let config: RecordConfig;
-try {
-  config = loadRecordConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(`record: ${err.message}`);
-  process.exit(1);
-}
-
+const config = configOrExit('record', () => loadRecordConfig());
 const log = createLogger('record', config.LOG_LEVEL);
+initTracing({ service: 'record', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+const metrics = new Metrics('record').dependsOn('postgres');
 const pool = createPool(config.DATABASE_URL, {
   max: config.DB_POOL_MAX,
   statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
   applicationName: 'er-record',
+  metrics,
 });
-const metrics = new Metrics('record');
 const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics });
 
 await startService(app, {
