@@ -36,8 +36,8 @@ export const editionStatuses = ['open', 'closed'] as const;
 /** Price basis of an observed price. Only `list` is ever called a list price. */
 export const priceBases = ['list', 'promotional', 'subscription', 'unspecified'] as const;
 
-/** Watch receipt period: a calendar month. */
-export const periodPattern = /^\d{4}-(0[1-9]|1[0-2])$/;
+/** Watch receipt period: a calendar month (of a year Postgres can hold: not 0000). */
+export const periodPattern = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
 
 /** A cursor older than this is stale and refused as invalid_request. */
 export const CURSOR_TTL_SECONDS = 24 * 60 * 60;

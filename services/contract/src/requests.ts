@@ -7,7 +7,8 @@ import { MAX_PAGE_SIZE, periodPattern } from './decisions';
  * is strict: unknown properties are refused. The gateway validates with these
  * before a request reaches a service; the service parses again to type it.
  */
-const isoDate = z.iso.date();
+// Postgres has no year 0000 (ISO 8601's 1 BC): such a date is a bad request, never a server fault.
+const isoDate = z.iso.date().refine((d) => !d.startsWith('0000'), 'year 0000 is not a calendar year the Record can hold');
 const pageLimit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE);
 const cursor = z.string().min(1).max(512);
 const none = z.strictObject({});
