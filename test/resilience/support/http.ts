@@ -27,6 +27,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The client gives up after this long; the gateway's own deadline is shorter. */
   timeoutMs?: number;
+  /** Send the body with chunked transfer encoding (no Content-Length), in two pieces. */
+  chunked?: boolean;
 }
 
 export const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 1024, maxFreeSockets: 256 });
@@ -39,6 +41,9 @@ export async function send(baseUrl: string, method: string, path: string, opts: 
     body = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
   }
+  // Framing is explicit, whatever the method: Node does not frame a GET body by itself.
+  if (opts.chunked && body !== undefined) headers['transfer-encoding'] = 'chunked';
+  else if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const startedAt = Date.now();
   const t0 = performance.now();
   try {
@@ -60,7 +65,13 @@ export async function send(baseUrl: string, method: string, path: string, opts: 
         clearTimeout(timer);
         reject(err);
       });
-      req.end(body);
+      if (opts.chunked && body !== undefined) {
+        const bytes = Buffer.from(body);
+        req.write(bytes.subarray(0, bytes.length >> 1));
+        req.end(bytes.subarray(bytes.length >> 1));
+      } else {
+        req.end(body);
+      }
     });
     const text = res.text;
     const ms = performance.now() - t0;

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorEnvelope, scopes } from '@evidence-record/contract';
+import { startStack, type RunningStack } from '../support/stack';
+import { send } from '../resilience/support/http';
+import { customer, type Customer } from '../resilience/support/operator';
+
+/**
+ * Inputs the fuzzer (api-fuzz.resilience.ts) once answered with a 5xx,
+ * kept here as plain cases so they stay fixed in every `npm test`.
+ */
+let stack: RunningStack;
+let caller: Customer;
+
+beforeAll(async () => {
+  stack = await startStack('fuzz-regressions', { services: ['record', 'signals', 'watch', 'gateway'] });
+  caller = await customer(stack, { plan: 'demo', scopes, account: true });
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('dates Postgres cannot hold (year 0000) are refused, not a 500', () => {
+  it.each([
+    ['/api/v1/signals?since=0000-02-29', 'since'],
+    ['/api/v1/signals?until=0000-01-01', 'until'],
+    ['/api/v1/signals?since=0000-02-29&until=5396-02-29&dimension=price&limit=7', 'since'],
+    ['/api/v1/category/snapshot?from=0000-01-01&to=0000-01-31', 'from'],
+    ['/api/v1/category/snapshot?to=0000-01-31', 'to'],
+    ['/api/v1/watch/receipt?period=0000-01', 'period'],
+  ])('%s', async (path, field) => {
+    const r = await send(stack.baseUrl, 'GET', path, { key: caller.key });
+    expect([r.status, r.code], r.text.slice(0, 300)).toEqual([400, 'invalid_request']);
+    expect(ErrorEnvelope.safeParse(r.body).success).toBe(true);
+    expect(r.body.error.details.field).toBe(field);
+  });
+
+  it('still answers the earliest and latest dates it can hold', async () => {
+    for (const path of ['/api/v1/signals?since=0001-01-01', '/api/v1/signals?until=9999-12-31', '/api/v1/watch/receipt?period=0001-01']) {
+      const r = await send(stack.baseUrl, 'GET', path, { key: caller.key });
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+    }
+  });
+});
