@@ -11,13 +11,16 @@ import { MAX_PAGE_SIZE, periodPattern } from './decisions';
 const isoDate = z.iso.date().refine((d) => !d.startsWith('0000'), 'year 0000 is not a calendar year the Record can hold');
 const pageLimit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE);
 const cursor = z.string().min(1).max(512);
+// Postgres text cannot hold a NUL character: free text carrying one is a bad request, never a server fault.
+const noNul = (s: string) => !s.includes('\u0000');
+const noNulMessage = 'must not contain a NUL character';
 const none = z.strictObject({});
 
 export const SearchRecordBody = z.strictObject({
-  query: z.string().max(300).refine((q) => q.trim().length > 0, 'query must contain text'),
+  query: z.string().max(300).refine((q) => q.trim().length > 0, 'query must contain text').refine(noNul, noNulMessage),
 });
 export const ResolveProductBody = z.strictObject({
-  identifier: z.string().max(120).refine((q) => q.trim().length > 0, 'identifier must contain text'),
+  identifier: z.string().max(120).refine((q) => q.trim().length > 0, 'identifier must contain text').refine(noNul, noNulMessage),
 });
 export const ProductPath = z.strictObject({ product_id: ProductId });
 export const SignalPath = z.strictObject({ signal_id: SignalId });
@@ -29,8 +32,8 @@ export const SignalFeedQuery = z
     until: isoDate.optional(),
     product_id: ProductId.optional(),
     brand: z.string().max(60).regex(brandIdPattern, 'brand is a brand id such as brd_example').optional(),
-    dimension: z.string().max(40).optional(),
-    category: z.string().max(60).optional(),
+    dimension: z.string().max(40).refine(noNul, noNulMessage).optional(),
+    category: z.string().max(60).refine(noNul, noNulMessage).optional(),
     limit: pageLimit.optional(),
     cursor: cursor.optional(),
   })
