@@ -42,3 +42,17 @@ describe('dates Postgres cannot hold (year 0000) are refused, not a 500', () => 
     }
   });
 });
+
+describe('a NUL character (which Postgres text cannot hold) is refused, not a 500', () => {
+  it.each([
+    ['GET', '/api/v1/signals?dimension=%10%00', undefined, 'dimension'],
+    ['GET', '/api/v1/signals?category=pre%00workout', undefined, 'category'],
+    ['POST', '/api/v1/record/search', { query: 'citrulline\u0000' }, 'query'],
+    ['POST', '/api/v1/products/resolve', { identifier: 'IV\u0000Surge' }, 'identifier'],
+  ])('%s %s', async (method, path, body, field) => {
+    const r = await send(stack.baseUrl, method, path, { key: caller.key, ...(body ? { body } : {}) });
+    expect([r.status, r.code], r.text.slice(0, 300)).toEqual([400, 'invalid_request']);
+    expect(r.body.error.details.field).toBe(field);
+  });
+});
+
