@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, buildOpenApiDocument } from '@evidence-record/contract';
-import { Metrics, createLogger, createPool, type Logger, type Pool } from '@evidence-record/platform';
+import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
 import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
 import { loadKeyRecord } from './access/key-record';
@@ -44,7 +44,7 @@ export interface Gateway {
 const API_PREFIX = '/api/v1/';
 
 /** A Redis connection that fails fast instead of queueing: a request must never wait on a Redis that is gone. */
-export function connectRedis(url: string, log: Logger, name: string): Redis {
+export function connectRedis(url: string, log: Logger, name: string, metrics?: Metrics): Redis {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -56,6 +56,7 @@ export function connectRedis(url: string, log: Logger, name: string): Redis {
   });
   let lastLogged = 0;
   redis.on('error', (err: Error) => {
+    metrics?.dependencyErrors.inc({ dependency: 'redis' });
     if (Date.now() - lastLogged > 5000) {
       lastLogged = Date.now();
       log.error({ err: err.message, connection: name }, 'redis error');
@@ -73,14 +74,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config } = deps;
   const log = deps.log ?? createLogger('gateway', config.logLevel);
   const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
+  if (config.checks) metrics.base.dependsOn('postgres', 'redis');
   const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs) });
   const closers: Array<() => Promise<void> | void> = [() => upstreams.close()];
 
   let checked: GatewayContext['checked'] = null;
   if (config.checks) {
-    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000 });
+    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base });
     if (!deps.pool) closers.push(() => pool.end());
-    const redis = installScripts(deps.redis ?? connectRedis(config.redisUrl, log, 'gateway'));
+    const redis = installScripts(deps.redis ?? connectRedis(config.redisUrl, log, 'gateway', metrics.base));
     if (!deps.redis) {
       await redis.connect();
       closers.push(async () => void (await redis.quit().catch(() => redis.disconnect())));
@@ -132,7 +134,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   // Operational endpoints (cluster-internal; the ingress routes only /api and /mcp).
   app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok', service: 'gateway' }, {}));
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', async (req, res) => {
+    if (isDraining(req)) return sendJson(res, 503, { status: 'draining', service: 'gateway' }, {});
     try {
       if (checked) await Promise.all([checked.redis.ping(), checked.pool.query('SELECT 1')]);
       sendJson(res, 200, { status: 'ready', service: 'gateway' }, {});

@@ -1,4 +1,5 @@
 import { headers as h, type Capability } from '@evidence-record/contract';
+import { TRACEPARENT } from '@evidence-record/platform';
 import { authenticate, authorizeCapability, boundAccount, presentedKey } from './access/admission';
 import type { KeyRecord } from './access/key-record';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
@@ -159,6 +160,7 @@ function upstreamHeaders(ex: Exchange, key: KeyRecord, origin: string): Record<s
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   out[h.requestId] = ex.requestId;
+  out[TRACEPARENT] = ex.trace.traceparent;
   out[h.orgId] = key.orgId;
   out[h.keyId] = key.keyId;
   out[h.planId] = key.plan.planId;

@@ -42,6 +42,8 @@ export interface GatewayConfig {
   nodeEnv: string;
   logLevel: string;
   shutdownGraceMs: number;
+  /** OTLP/HTTP base URL; unset: spans are not exported (trace context still propagates). */
+  otelEndpoint?: string | undefined;
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -59,6 +61,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }
 

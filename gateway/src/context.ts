@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { CACHE_CONTROL, buildRefusal, headers as h, newRequestId, type ErrorCode } from '@evidence-record/contract';
-import type { Logger, Metrics, Pool } from '@evidence-record/platform';
+import { SpanKind, extractTraceContext, startSpan, type Logger, type Metrics, type Pool, type TraceSpan } from '@evidence-record/platform';
 import type { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { KeyCache } from './access/key-cache';
@@ -69,6 +69,8 @@ export class Exchange {
   charged = 0;
   /** Headers every answer and refusal of this request carries. */
   readonly headers: Record<string, string>;
+  /** Continues the client's traceparent, or starts the trace; its traceparent goes upstream. */
+  readonly trace: TraceSpan;
 
   constructor(
     public capability: string,
@@ -76,6 +78,7 @@ export class Exchange {
     readonly res: ServerResponse,
   ) {
     this.headers = { ...securityHeaders, 'X-Request-Id': this.requestId, 'Cache-Control': CACHE_CONTROL };
+    this.trace = startSpan(capability, { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER });
   }
 
   addHeaders(extra: Record<string, string>): void {
@@ -134,8 +137,19 @@ export function finish(gw: GatewayContext, ex: Exchange): void {
     entitiesCharged: ex.charged,
     latencyMs,
   });
+  ex.trace.end({ attributes: { 'er.capability': ex.capability, 'http.response.status_code': ex.status }, ...(ex.status >= 500 ? { error: ex.code } : {}) });
   gw.log.info(
-    { request_id: ex.requestId, key_id: ex.keyId, capability: ex.capability, status: ex.status, code: ex.code, charged: ex.charged, ms: Math.round(latencyMs * 10) / 10 },
+    {
+      request_id: ex.requestId,
+      trace_id: ex.trace.traceId,
+      key_id: ex.keyId,
+      method: ex.req.method,
+      capability: ex.capability,
+      status: ex.status,
+      code: ex.code,
+      charged: ex.charged,
+      ms: Math.round(latencyMs * 10) / 10,
+    },
     'request',
   );
 }

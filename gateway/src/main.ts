@@ -1,8 +1,8 @@
-import { createLogger, startService } from '@evidence-record/platform';
+import { configOrExit, createLogger, initTracing, startService } from '@evidence-record/platform';
 import { createGateway } from './app';
 import { assertChecksAllowed, loadGatewayConfig } from './config';
 
-const config = loadGatewayConfig();
+const config = configOrExit('gateway', () => loadGatewayConfig());
 const log = createLogger('gateway', config.logLevel);
 assertChecksAllowed(config);
 if (!config.checks) {
@@ -11,6 +11,7 @@ if (!config.checks) {
   log.warn('* window, budget, validation or extraction score. BENCHMARK ONLY.        *');
   log.warn('*************************************************************************');
 }
+initTracing({ service: 'gateway', endpoint: config.otelEndpoint, log });
 const gateway = await createGateway({ config, log });
 const running = await startService(gateway.app, { port: config.port, log, graceMs: config.shutdownGraceMs, onShutdown: gateway.close });
 // An upstream slower than its deadline is answered with 500 long before these.

@@ -1,4 +1,5 @@
 import { headers as h } from '@evidence-record/contract';
+import { TRACEPARENT } from '@evidence-record/platform';
 import { authenticate, presentedKey } from './access/admission';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { readBody, securityHeaders } from './http/io';
@@ -47,6 +48,7 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange): Promise<void> 
       forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     forwarded[h.requestId] = ex.requestId;
+    forwarded[TRACEPARENT] = ex.trace.traceparent;
     let answer;
     try {
       answer = await gw.upstreams.forward(ex.req, ex.res, {

@@ -1,4 +1,5 @@
 import { headers as h, type Capability } from '@evidence-record/contract';
+import { TRACEPARENT } from '@evidence-record/platform';
 import { finish, isInternalHeader, refuse, type Exchange, type GatewayContext } from './context';
 import { readBody, sendBytes } from './http/io';
 import { UpstreamError } from './http/upstream';
@@ -18,6 +19,7 @@ export async function serveUnchecked(gw: GatewayContext, ex: Exchange, capabilit
       forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     forwarded[h.requestId] = ex.requestId;
+    forwarded[TRACEPARENT] = ex.trace.traceparent;
     const answer = await gw.upstreams.forward(ex.req, ex.res, {
       target: gw.config.upstreams[capability.service],
       path: ex.req.url ?? capability.path,

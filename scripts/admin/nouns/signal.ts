@@ -1,17 +1,30 @@
 import { correctSignal, publishNow, releaseSignals, withdrawSignal } from '@evidence-record/signals';
+import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { optional, positional, required, type AdminContext, type Noun } from '../cli';
 
 const publicBaseUrl = (env: NodeJS.ProcessEnv) => env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:8080';
 
 async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<string, unknown>> {
-  const released = await releaseSignals(pool, {
-    date: optional(flags, 'date'),
-    releasedBy: optional(flags, 'by') ?? env.USER ?? 'operator',
-    publicBaseUrl: publicBaseUrl(env),
-  });
-  // The events are committed in the outbox with the release; publishing now is only a head start on the relay.
-  const outbox = await publishNow(pool, env.NATS_URL ?? 'nats://127.0.0.1:4222', env.NATS_PREFIX ?? '', released.event_ids);
-  return { ...released, outbox };
+  // A release starts a trace: its events carry it to the watch fan-out and on to every alert email.
+  const tracing = initTracing({ service: 'admin', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+  const span = startSpan('signal release', { kind: SpanKind.PRODUCER });
+  try {
+    const released = await releaseSignals(pool, {
+      date: optional(flags, 'date'),
+      releasedBy: optional(flags, 'by') ?? env.USER ?? 'operator',
+      publicBaseUrl: publicBaseUrl(env),
+      traceparent: span.traceparent,
+    });
+    // The events are committed in the outbox with the release; publishing now is only a head start on the relay.
+    const outbox = await publishNow(pool, env.NATS_URL ?? 'nats://127.0.0.1:4222', env.NATS_PREFIX ?? '', released.event_ids);
+    span.end({ attributes: { 'er.signals_released': released.signal_ids.length } });
+    return { ...released, outbox, trace_id: span.traceId };
+  } catch (err) {
+    span.end({ error: err });
+    throw err;
+  } finally {
+    await tracing.shutdown();
+  }
 }
 
 /** Signals: release approved Signals as a dated batch; correct or withdraw a released one. */

@@ -1,13 +1,14 @@
-import { connectNats, createLogger, createPool, Metrics, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, connectNats, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
 import { createEmailWorkerApp } from './app';
 import { loadEmailWorkerConfig } from './config';
 import { createMailer } from './smtp';
 import { startEmailWorker } from './worker';
 
-const config = loadEmailWorkerConfig();
+const config = configOrExit('email-worker', () => loadEmailWorkerConfig());
 const log = createLogger('email-worker', config.LOG_LEVEL);
-const metrics = new Metrics('email-worker');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2 });
+initTracing({ service: 'email-worker', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+const metrics = new Metrics('email-worker').dependsOn('postgres', 'nats', 'smtp');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2, metrics });
 const nc = await connectNats(config.NATS_URL, 'email-worker');
 const mailer = createMailer(config.SMTP_URL, { timeoutMs: config.SMTP_TIMEOUT_MS, maxConnections: config.EMAIL_CONCURRENCY });
 
@@ -34,8 +35,9 @@ await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
   port: config.PORT,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
+  // Sends in progress finish, are recorded and acknowledged; messages pulled but not started go back at once.
+  onDrain: () => worker.stop(),
   onShutdown: async () => {
-    await worker.stop();
     mailer.close();
     await nc.drain().catch(() => undefined);
     await pool.end();

@@ -8,6 +8,8 @@ export interface EmailMetrics {
   cancelled: Counter<'reason'>;
   skipped: Counter<'reason'>;
   sendSeconds: Histogram<string>;
+  /** The service's er_dependency_errors_total (SMTP unreachable counts here). */
+  dependencyErrors?: Counter<'dependency'>;
 }
 
 export function emailMetrics(metrics: Metrics): EmailMetrics {
@@ -18,5 +20,6 @@ export function emailMetrics(metrics: Metrics): EmailMetrics {
     cancelled: metrics.counter('er_alerts_cancelled_total', 'Alerts cancelled before delivery, by reason', ['reason']),
     skipped: metrics.counter('er_alert_messages_skipped_total', 'Alert messages acknowledged without sending, by reason', ['reason']),
     sendSeconds: metrics.histogram('er_email_send_duration_seconds', 'Time for the SMTP server to accept one alert', [], [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
+    dependencyErrors: metrics.dependencyErrors,
   };
 }

@@ -1,7 +1,19 @@
 import { JSONCodec, type JsMsg } from 'nats';
 import type { Transporter } from 'nodemailer';
 import { AlertRequestedEvent, streamNames } from '@evidence-record/contract';
-import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
+import {
+  SpanKind,
+  consumerLagGauge,
+  ensureDurableConsumer,
+  ensureStreams,
+  runDurableConsumer,
+  startSpan,
+  type Logger,
+  type Metrics,
+  type NatsConnection,
+  type Pool,
+  type RunningConsumer,
+} from '@evidence-record/platform';
 import { backoffMs } from './backoff';
 import { deliveryStep } from './delivery-step';
 import { renderAlertEmail } from './message';
@@ -46,10 +58,14 @@ export function alertMessageHandler(o: DeliveryOptions): (msg: JsMsg) => Promise
       msg.term('invalid AlertRequestedEvent');
       return;
     }
-    const log = o.log.child({ alert_id: event.alert_id, signal_id: event.signal_id });
+    // The alert continues the trace of the release that caused it (via the watch fan-out).
+    const span = startSpan('alert email', { parent: event.traceparent, kind: SpanKind.CONSUMER, attributes: { 'er.alert_id': event.alert_id } });
+    const log = o.log.child({ alert_id: event.alert_id, signal_id: event.signal_id, trace_id: span.traceId });
+    let failure: unknown;
     try {
       await deliver(o, msg, event, log);
     } catch (err) {
+      failure = err;
       if (err instanceof SentButUnrecorded) {
         // Leave the message unsettled: after the lease another worker resends (docs/decisions/0501).
         log.error({ err: String(err.cause) }, 'email accepted by SMTP but not recorded as sent; it may be sent again after the lease');
@@ -59,6 +75,8 @@ export function alertMessageHandler(o: DeliveryOptions): (msg: JsMsg) => Promise
       o.metrics.failed.inc({ kind: 'internal' });
       log.warn({ err: String(err) }, 'delivery step failed before sending; retrying');
       msg.nak(5_000);
+    } finally {
+      span.end(failure === undefined ? {} : { error: failure });
     }
   };
 }
@@ -136,6 +154,7 @@ async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, at
     return;
   }
   const unavailable = failure.kind === 'unavailable';
+  if (unavailable) o.metrics.dependencyErrors?.inc({ dependency: 'smtp' });
   await markRetry(o.pool, alertId, failure.message, unavailable);
   // During an outage the attempt count stands still, so the redelivery count drives the backoff.
   const delay = backoffMs(unavailable ? msg.info.deliveryCount : attempt, o.backoffBaseMs, o.backoffMaxMs);
@@ -193,6 +212,7 @@ export async function startEmailWorker(opts: EmailWorkerOptions): Promise<Runnin
     ...consumerSpec,
     concurrency: opts.concurrency,
     log,
+    metrics: opts.metrics,
     handle: alertMessageHandler({ ...opts, log, metrics: emailMetrics(opts.metrics) }),
   });
   consumerLagGauge(opts.metrics, opts.durable, running.lag);

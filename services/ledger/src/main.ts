@@ -1,11 +1,12 @@
-import { Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
 import { createLedgerApp } from './app';
 import { loadLedgerConfig } from './config';
 
-const config = loadLedgerConfig();
+const config = configOrExit('ledger', () => loadLedgerConfig());
 const log = createLogger('ledger', config.LOG_LEVEL);
-const metrics = new Metrics('ledger');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS });
+initTracing({ service: 'ledger', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+const metrics = new Metrics('ledger').dependsOn('postgres');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, metrics });
 
 const app = createLedgerApp({ pool, log, metrics, publicBaseUrl: config.PUBLIC_BASE_URL });
 
@@ -13,7 +14,5 @@ await startService(app, {
   port: config.PORT,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
-  onShutdown: async () => {
-    await pool.end();
-  },
+  onShutdown: () => pool.end(),
 });

@@ -1,7 +1,7 @@
 import express from 'express';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { newRequestId } from '@evidence-record/contract';
-import type { Logger } from '@evidence-record/platform';
+import { isDraining, type Logger } from '@evidence-record/platform';
 import type { McpConfig } from './config';
 import { mountMcpEndpoint } from './endpoint';
 import { GatewayClient } from './gateway-client';
@@ -21,7 +21,7 @@ export interface McpApp {
   metrics: McpMetrics;
   gateway: GatewayClient;
   catalogue: ToolCatalogue;
-  /** Readiness turns false when shutdown starts, so the gateway stops sending work first. */
+  /** Readiness turns false when shutdown starts (platform startService does this on SIGTERM). */
   setDraining: () => void;
 }
 
@@ -35,7 +35,7 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   const metrics = deps.metrics ?? new McpMetrics();
   const gateway = deps.gateway ?? new GatewayClient(config.GATEWAY_URL, config.GATEWAY_TIMEOUT_MS);
   const catalogue = deps.catalogue ?? buildToolCatalogue();
-  let draining = false;
+  metrics.base.dependsOn('gateway');
 
   const app = express();
   app.disable('x-powered-by');
@@ -43,8 +43,8 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'mcp' });
   });
-  app.get('/readyz', (_req, res) => {
-    if (draining) res.status(503).json({ status: 'not_ready', service: 'mcp' });
+  app.get('/readyz', (req, res) => {
+    if (isDraining(req)) res.status(503).json({ status: 'not_ready', service: 'mcp' });
     else res.json({ status: 'ready', service: 'mcp' });
   });
   app.get('/metrics', async (_req, res) => {
@@ -58,7 +58,6 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
     log: deps.log,
     metrics,
     protocol: { catalogue, gateway, metrics, validator: new AjvJsonSchemaValidator() },
-    isDraining: () => draining,
   });
 
   app.use((_req, res) => {
@@ -69,5 +68,5 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
     if (!res.headersSent) sendHttpRefusal(res, 'internal_error', newRequestId());
   });
 
-  return { app, metrics, gateway, catalogue, setDraining: () => void (draining = true) };
+  return { app, metrics, gateway, catalogue, setDraining: () => void (app.locals.draining = true) };
 }

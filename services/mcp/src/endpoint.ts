@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, headers, newRequestId, requestIdPattern } from '@evidence-record/contract';
-import type { Logger } from '@evidence-record/platform';
+import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import type { McpMetrics } from './metrics';
 import { buildProtocolServer, type ProtocolDeps } from './protocol-server';
 import {
@@ -29,14 +29,14 @@ export interface EndpointOptions {
   log: Logger;
   metrics: McpMetrics;
   protocol: ProtocolDeps;
-  /** True once shutdown started: answers then close their connection, so the server can stop as soon as they are sent. */
-  isDraining: () => boolean;
 }
 
 interface Exchange {
   requestId: string;
   key: PresentedKey;
   log: Logger;
+  /** The gateway's trace, continued into every REST call a tool makes. */
+  trace: TraceSpan;
   started: bigint;
   /** JSON-RPC requests of this POST, by id: what to label their answers with. */
   pending: Map<RequestId, { method: string; tool: string }>;
@@ -61,13 +61,11 @@ class ObservedTransport extends StreamableHTTPServerTransport {
   constructor(
     private readonly exchange: Exchange,
     private readonly metrics: McpMetrics,
-    private readonly beforeAnswer: () => void,
   ) {
     super({ sessionIdGenerator: undefined, enableJsonResponse: true });
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    this.beforeAnswer();
     if (isJSONRPCErrorResponse(message)) {
       const data = typeof message.error.data === 'object' && message.error.data !== null ? (message.error.data as Record<string, unknown>) : {};
       message = {
@@ -102,10 +100,15 @@ function guard(opts: EndpointOptions): RequestHandler {
   const origins = allowedOrigins(opts.allowedOrigins, opts.allowedHosts);
   return (req, res, next) => {
     const requestId = requestIdOf(req);
+    const started = process.hrtime.bigint();
     const refuse = (code: HttpRefusalCode, extra?: Parameters<typeof sendHttpRefusal>[3]) => {
       opts.metrics.httpRefusals.inc({ code });
-      opts.log.info({ request_id: requestId, method: req.method, refused: code }, 'mcp request refused');
+      opts.metrics.base.refusals.inc({ code });
       sendHttpRefusal(res, code, requestId, extra);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      opts.metrics.base.requests.inc({ capability: 'mcp', status: String(res.statusCode), code });
+      opts.metrics.base.latency.observe({ capability: 'mcp', status: String(res.statusCode) }, seconds);
+      opts.log.info({ request_id: requestId, method: req.method, route: '/mcp', status: res.statusCode, refused: code }, 'mcp request refused');
     };
     if (!hostAllowed(singleHeader(req.headers.host), opts.allowedHosts)) return refuse('host_not_allowed');
     if (!originAllowed(singleHeader(req.headers.origin), origins)) return refuse('origin_not_allowed');
@@ -118,11 +121,13 @@ function guard(opts: EndpointOptions): RequestHandler {
     }
     if (!isJsonContentType(singleHeader(req.headers['content-type']))) return refuse('unsupported_media_type');
     if (!acceptsStreamableHttp(singleHeader(req.headers.accept))) return refuse('not_acceptable');
+    const trace = startSpan('mcp', { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER });
     res.locals.exchange = {
       requestId,
       key,
-      log: opts.log.child({ request_id: requestId, key_id: key.keyId }),
-      started: process.hrtime.bigint(),
+      log: opts.log.child({ request_id: requestId, trace_id: trace.traceId, key_id: key.keyId }),
+      trace,
+      started,
       pending: new Map(),
     } satisfies Exchange;
     next();
@@ -171,10 +176,8 @@ function serve(opts: EndpointOptions): RequestHandler {
       else exchange.pending.set(message.id, { method, tool });
     }
 
-    const server = buildProtocolServer({ key: exchange.key, log: exchange.log }, opts.protocol);
-    const transport = new ObservedTransport(exchange, opts.metrics, () => {
-      if (opts.isDraining() && !res.headersSent) res.setHeader('Connection', 'close');
-    });
+    const server = buildProtocolServer({ key: exchange.key, log: exchange.log, traceparent: exchange.trace.traceparent }, opts.protocol);
+    const transport = new ObservedTransport(exchange, opts.metrics);
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -183,9 +186,13 @@ function serve(opts: EndpointOptions): RequestHandler {
     res.setHeader(headers.requestId, exchange.requestId);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
-      opts.metrics.httpSeconds.observe({ status: String(res.statusCode) }, seconds);
+      const status = String(res.statusCode);
+      opts.metrics.httpSeconds.observe({ status }, seconds);
+      opts.metrics.base.requests.inc({ capability: 'mcp', status, code: '' });
+      opts.metrics.base.latency.observe({ capability: 'mcp', status }, seconds);
+      exchange.trace.end({ attributes: { 'http.response.status_code': res.statusCode } });
       exchange.log.info(
-        { status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: [...exchange.pending.values()].map((p) => (p.tool ? `${p.method}:${p.tool}` : p.method)) },
+        { route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: [...exchange.pending.values()].map((p) => (p.tool ? `${p.method}:${p.tool}` : p.method)) },
         'mcp request',
       );
     });

@@ -50,7 +50,7 @@ export class GatewayClient {
     this.agent = new AgentClass({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' });
   }
 
-  call(request: RestRequest, key: KeyHeaders): Promise<RestAnswer> {
+  call(request: RestRequest, key: KeyHeaders, traceparent?: string): Promise<RestAnswer> {
     const payload = request.body === null ? null : Buffer.from(JSON.stringify(request.body), 'utf8');
     const outgoing: http.OutgoingHttpHeaders = {
       accept: 'application/json',
@@ -59,6 +59,7 @@ export class GatewayClient {
     };
     if (key.authorization !== undefined) outgoing.authorization = key.authorization;
     if (key['x-service-key'] !== undefined) outgoing[contractHeaders.serviceKey] = key['x-service-key'];
+    if (traceparent !== undefined) outgoing.traceparent = traceparent;
     if (payload) {
       outgoing['content-type'] = 'application/json';
       outgoing['content-length'] = payload.length;

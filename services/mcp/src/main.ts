@@ -1,4 +1,4 @@
-import { createLogger, startService } from '@evidence-record/platform';
+import { configOrExit, createLogger, initTracing, startService } from '@evidence-record/platform';
 import { createMcpApp } from './app';
 import { loadMcpConfig } from './config';
 
@@ -6,11 +6,11 @@ import { loadMcpConfig } from './config';
  * Entrypoint: load config, serve POST /mcp, and on SIGTERM stop taking new
  * requests, let in-flight tool calls finish, then drop the gateway connections.
  */
-const config = loadMcpConfig();
+const config = configOrExit('mcp', () => loadMcpConfig());
 const log = createLogger('mcp', config.LOG_LEVEL);
+initTracing({ service: 'mcp', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
 const mcp = createMcpApp(config, { log });
 
-process.once('SIGTERM', () => mcp.setDraining());
 await startService(mcp.app, {
   port: config.PORT,
   log,

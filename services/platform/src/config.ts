@@ -7,12 +7,31 @@ import { z } from 'zod';
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+  // Names and reasons only: a value may be a secret (a URL with a password), so it is never echoed.
+  const lines = parsed.error.issues.map((i) => {
+    const name = i.path.join('.') || '(env)';
+    const unset = i.code === 'invalid_type' && i.path.length === 1 && env[String(i.path[0])] === undefined;
+    return `  ${name}: ${unset ? 'required, but not set' : i.message}`;
+  });
   throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * For entrypoints: the configuration, or exit 1 with one clear message
+ * naming each bad variable (no stack trace, which would say nothing more).
+ */
+export function configOrExit<T>(service: string, load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${service}: ${err.message}\n`);
+    process.exit(1);
+  }
 }
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
@@ -21,7 +40,8 @@ const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).def
 export const baseEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** OTLP/HTTP base URL (e.g. http://otel-collector:4318); unset: no spans are exported (trace context still propagates). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
 };
 
 export const env = {

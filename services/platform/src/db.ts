@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { METHODOLOGY_VERSION, type RecordState } from '@evidence-record/contract';
+import type { Metrics } from './metrics';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -13,6 +14,8 @@ export interface PoolOptions {
   max?: number;
   statementTimeoutMs?: number;
   applicationName?: string;
+  /** Counts failed round trips and broken connections as er_dependency_errors_total{dependency="postgres"}. */
+  metrics?: Metrics;
 }
 
 /** A pool whose connections give up instead of hanging: every query has a deadline. */
@@ -29,16 +32,34 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
     keepAlive: true,
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
+  // (Counted by the client's own listener below, which sees idle and busy clients alike.)
   pool.on('error', () => undefined);
   // The pool listens for errors only on idle clients. A connection that dies
   // while a client is checked out (Postgres restarting mid-transaction) emits
   // 'error' on that client, which would crash the process with nobody
   // listening. The query in flight still fails with the error, and release()
   // drops the broken client from the pool.
+  const metrics = opts.metrics;
+  const failed = () => metrics?.dependencyErrors.inc({ dependency: 'postgres' });
   pool.on('connect', (client) => {
-    client.on('error', () => undefined);
+    client.on('error', failed);
+    if (metrics) client.query = countingFailures(client.query.bind(client), failed) as typeof client.query;
   });
+  if (metrics) {
+    // Every promise-returning round trip, wherever it is made (handlers, readiness, background loops).
+    // The pool's own query() calls the client's with a callback, so one failure counts once.
+    pool.query = countingFailures(pool.query.bind(pool), failed) as typeof pool.query;
+    pool.connect = countingFailures(pool.connect.bind(pool), failed) as typeof pool.connect;
+  }
   return pool;
+}
+
+function countingFailures<F extends (...args: never[]) => unknown>(fn: F, failed: () => void): F {
+  return ((...args: Parameters<F>) => {
+    const result = fn(...args);
+    if (result instanceof Promise) result.catch(failed);
+    return result;
+  }) as F;
 }
 
 const stateCache = new Map<string, RecordState>();

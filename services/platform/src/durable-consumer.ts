@@ -12,6 +12,8 @@ export interface DurableConsumerOptions {
   /** Messages handled at once by this replica. */
   concurrency: number;
   log: Logger;
+  /** Counts an interrupted consume loop as er_dependency_errors_total{dependency="nats"}. */
+  metrics?: Metrics;
   /** Handles one message and settles it (ack, nak or term) itself. */
   handle: (msg: JsMsg) => Promise<void>;
 }
@@ -82,13 +84,22 @@ export function runDurableConsumer(opts: DurableConsumerOptions): RunningConsume
         if (opts.nc.isClosed()) return;
         const consumer = await js.consumers.get(opts.stream, opts.durable);
         current = await consumer.consume({ max_messages: Math.max(1, opts.concurrency) });
+        if (stopping) {
+          current.stop();
+          break;
+        }
         for await (const msg of current) {
+          // Pulled but not started when shutdown began: hand it back at once rather than after ack_wait.
+          if (stopping) {
+            msg.nak();
+            continue;
+          }
           handleOne(msg);
           while (inFlight.size >= opts.concurrency) await Promise.race(inFlight);
-          if (stopping) break;
         }
       } catch (err) {
         if (stopping) break;
+        opts.metrics?.dependencyErrors.inc({ dependency: 'nats' });
         opts.log.warn({ err: String(err), stream: opts.stream, durable: opts.durable }, 'consumer interrupted; retrying');
         try {
           await ensureDurableConsumer(opts);
@@ -104,6 +115,7 @@ export function runDurableConsumer(opts: DurableConsumerOptions): RunningConsume
     stop: async () => {
       stopping = true;
       current?.stop();
+      // Messages in hand are finished and settled (acked, nak-ed) before the connection is drained.
       await Promise.allSettled([...inFlight]);
       await Promise.race([loop, sleep(2_000)]);
     },

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import {
   CACHE_CONTROL,
@@ -15,6 +15,7 @@ import {
 } from '@evidence-record/contract';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { SpanKind, extractTraceContext, shutdownTracing, startSpan, type TraceSpan } from './tracing';
 
 /** Who is asking, as established by the gateway (internal x-er-* headers). */
 export interface CallerContext {
@@ -25,6 +26,9 @@ export interface CallerContext {
   planId: string | null;
   watchLimit: number | null;
   origin: string | null;
+  /** The trace this request belongs to (continued from the gateway's traceparent). */
+  trace: TraceSpan;
+  /** Carries request_id, trace_id and key_id on every line. */
   log: Logger;
 }
 
@@ -49,20 +53,41 @@ function header(req: Request, name: string): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
-export function callerContext(req: Request, log: Logger): CallerContext {
+/** Who is asking and in which trace; `spanName` names the request's span (the capability). */
+export function callerContext(req: Request, log: Logger, spanName = 'request'): CallerContext {
   const incoming = header(req, headers.requestId);
   const requestId = incoming && requestIdPattern.test(incoming) ? incoming : newRequestId();
   const watchLimit = header(req, headers.watchLimit);
+  const keyId = header(req, headers.keyId);
+  const trace = startSpan(spanName, { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } });
   return {
     requestId,
     orgId: header(req, headers.orgId),
-    keyId: header(req, headers.keyId),
+    keyId,
     accountId: header(req, headers.accountId),
     planId: header(req, headers.planId),
     watchLimit: watchLimit === null ? null : Number(watchLimit),
     origin: header(req, headers.serviceOrigin),
-    log: log.child({ request_id: requestId }),
+    trace,
+    log: log.child(keyId ? { request_id: requestId, trace_id: trace.traceId, key_id: keyId } : { request_id: requestId, trace_id: trace.traceId }),
   };
+}
+
+/**
+ * The one access-log line of a request. Only what identifies and measures
+ * it: never a header value, a body or a query string (which could carry a
+ * key someone pasted into a URL); the route is the capability's pattern.
+ */
+export function logRequest(
+  log: Logger,
+  line: { method: string; route: string; capability: string; status: number; code: string | null; ms: number; origin?: string | null },
+): void {
+  log.info({ method: line.method, route: line.route, capability: line.capability, status: line.status, code: line.code || null, ms: Math.round(line.ms * 10) / 10, ...(line.origin ? { origin: line.origin } : {}) }, 'request');
+}
+
+/** True once the process started shutting down (set by startService): readiness answers 503 from then on. */
+export function isDraining(req: Request): boolean {
+  return req.app.locals.draining === true;
 }
 
 /**
@@ -77,7 +102,11 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: opts.name });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', async (req, res) => {
+    if (isDraining(req)) {
+      res.status(503).json({ status: 'draining', service: opts.name });
+      return;
+    }
     try {
       await opts.readiness();
       res.json({ status: 'ready', service: opts.name });
@@ -111,7 +140,7 @@ async function sendRefusal(res: Response, opts: ServiceAppOptions, ctx: { reques
   try {
     recordVersion = await opts.recordVersion();
   } catch {
-    opts.metrics.dependencyErrors.inc({ dependency: 'postgres' });
+    // Counted where it failed (the pool); the refusal still goes out, with the unknown version.
   }
   const { status, body } = buildRefusal({
     request_id: ctx.requestId,
@@ -143,8 +172,8 @@ export type CapabilityHandler = (
 export function mountCapability(app: express.Express, opts: ServiceAppOptions, capability: Capability, handler: CapabilityHandler): void {
   const method = capability.method.toLowerCase() as 'get' | 'post' | 'delete';
   app[method](capability.path, async (req: Request, res: Response) => {
-    const ctx = callerContext(req, opts.log);
     const started = process.hrtime.bigint();
+    const ctx = callerContext(req, opts.log, capability.name);
     let status = 200;
     let code = '';
     try {
@@ -173,6 +202,8 @@ export function mountCapability(app: express.Express, opts: ServiceAppOptions, c
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       opts.metrics.requests.inc({ capability: capability.name, status: String(status), code });
       opts.metrics.latency.observe({ capability: capability.name, status: String(status) }, seconds);
+      ctx.trace.end({ attributes: { 'http.response.status_code': status }, ...(status >= 500 ? { error: code } : {}) });
+      logRequest(ctx.log, { method: req.method, route: capability.path, capability: capability.name, status, code, ms: seconds * 1000, origin: ctx.origin });
     }
   });
 }
@@ -182,31 +213,58 @@ export function mountCapability(app: express.Express, opts: ServiceAppOptions, c
  * never an HTML page or a stack trace.
  */
 export function finishServiceApp(app: express.Express, opts: ServiceAppOptions): void {
+  const refuseUnrouted = async (req: Request, res: Response, err: unknown) => {
+    const started = process.hrtime.bigint();
+    const ctx = callerContext(req, opts.log, 'unknown');
+    await sendRefusal(res, opts, ctx, 'unknown', err);
+    const status = res.statusCode;
+    const code = err instanceof Refusal ? err.code : isBodyParserError(err) ? (err.type === 'entity.too.large' ? 'payload_too_large' : 'invalid_request') : 'internal_error';
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    opts.metrics.requests.inc({ capability: 'unknown', status: String(status), code });
+    opts.metrics.latency.observe({ capability: 'unknown', status: String(status) }, seconds);
+    ctx.trace.end({ attributes: { 'http.response.status_code': status } });
+    // The path itself is not logged: outside the gateway's routes it is anything a caller typed.
+    logRequest(ctx.log, { method: req.method, route: 'unknown', capability: 'unknown', status, code, ms: seconds * 1000 });
+  };
   app.use((req: Request, res: Response) => {
-    const ctx = callerContext(req, opts.log);
-    void sendRefusal(res, opts, ctx, 'unknown', new Refusal('unsupported_capability'));
+    void refuseUnrouted(req, res, new Refusal('unsupported_capability'));
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const ctx = callerContext(req, opts.log);
-    void sendRefusal(res, opts, ctx, 'unknown', err);
+    void refuseUnrouted(req, res, err);
   });
 }
 
 export interface RunningService {
   server: Server;
   port: number;
+  /** Drains and stops (what SIGTERM does, without exiting the process). */
   close: () => Promise<void>;
 }
 
+export interface StartServiceOptions {
+  port: number;
+  log: Logger;
+  /** The whole shutdown's budget (SHUTDOWN_GRACE_MS): past it, open requests are cut and the process moves on. */
+  graceMs: number;
+  /** Starts with the shutdown, beside the HTTP drain: stop consumers and loops taking new work, finish the work in hand. */
+  onDrain?: () => Promise<void>;
+  /** Runs once requests and onDrain are done (or the grace period is over): close pools and connections. */
+  onShutdown?: () => Promise<void>;
+  /** Install SIGTERM/SIGINT handlers that shut down and exit (default true; tests running in-process say false). */
+  handleSignals?: boolean;
+}
+
+/** Time left after the grace period for onShutdown before the process gives up and exits 1. */
+const CLOSE_MARGIN_MS = 5_000;
+
 /**
- * Listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests
- * finish (up to the grace period), then runs `onShutdown` (drain consumers,
- * close pools) and exits.
+ * Listens, and on SIGTERM/SIGINT drains: /readyz answers 503, no new
+ * connections are accepted, in-flight requests finish and their answers
+ * close their connections (so kept-alive clients reconnect to another
+ * replica instead of holding this one open until the deadline), consumers
+ * stop and settle what they hold; then pools close and the process exits.
  */
-export async function startService(
-  app: express.Express,
-  opts: { port: number; log: Logger; graceMs: number; onShutdown?: () => Promise<void>; handleSignals?: boolean },
-): Promise<RunningService> {
+export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(opts.port, '0.0.0.0', () => resolve(s));
     s.once('error', reject);
@@ -216,16 +274,43 @@ export async function startService(
   server.requestTimeout = 30_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
+
+  // Answers not yet finished, so that shutdown can tell them to close their connection.
+  let draining = false;
+  const open = new Set<ServerResponse>();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    open.add(res);
+    res.once('close', () => {
+      open.delete(res);
+      // An answer whose headers were already out when draining began leaves an idle connection behind.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      opts.log.info('shutting down: no new connections, finishing in-flight requests');
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      draining = true;
+      app.locals.draining = true;
+      opts.log.info({ open_requests: open.size, grace_ms: opts.graceMs }, 'shutting down: no new connections, finishing in-flight requests');
+      for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const httpDrained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), opts.graceMs);
-      await drained;
+      const drain = opts.onDrain?.().catch((err: unknown) => opts.log.error({ err: String(err) }, 'draining failed'));
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = await Promise.race([
+        Promise.all([httpDrained, drain]).then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), opts.graceMs))),
+      ]);
       clearTimeout(timer);
+      if (graceOver) {
+        opts.log.warn({ open_requests: open.size }, 'grace period over: closing the remaining connections');
+        server.closeAllConnections();
+        await httpDrained;
+      }
       if (opts.onShutdown) await opts.onShutdown();
+      await shutdownTracing();
       opts.log.info('shut down');
     })();
     return closing;
@@ -233,6 +318,10 @@ export async function startService(
   if (opts.handleSignals !== false) {
     const onSignal = (signal: string) => {
       opts.log.info({ signal }, 'signal received');
+      setTimeout(() => {
+        opts.log.error({ grace_ms: opts.graceMs }, 'shutdown did not finish in time; exiting');
+        process.exit(1);
+      }, opts.graceMs + CLOSE_MARGIN_MS).unref();
       close().then(
         () => process.exit(0),
         (err: unknown) => {

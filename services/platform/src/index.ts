@@ -6,3 +6,4 @@ export * from './metrics';
 export * from './migrate';
 export * from './nats';
 export * from './durable-consumer';
+export * from './tracing';

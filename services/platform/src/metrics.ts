@@ -20,6 +20,16 @@ export class Metrics {
     this.dependencyErrors = this.counter('er_dependency_errors_total', 'Errors talking to Postgres, Redis, NATS, SMTP or an upstream', ['dependency']);
   }
 
+  /**
+   * Starts the dependency error series of what this service talks to at 0,
+   * so a dashboard sees "no errors" rather than "no data" and rate() works
+   * from the first error on.
+   */
+  dependsOn(...dependencies: Array<'postgres' | 'redis' | 'nats' | 'smtp' | 'gateway' | 'upstream'>): this {
+    for (const dependency of dependencies) this.dependencyErrors.inc({ dependency }, 0);
+    return this;
+  }
+
   counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }

@@ -1,12 +1,13 @@
-import { Metrics, createLogger, createPool, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
 import { createSignalsApp } from './app';
 import { loadSignalsConfig } from './config';
 import { OutboxRelay } from './outbox/relay';
 
-const config = loadSignalsConfig();
+const config = configOrExit('signals', () => loadSignalsConfig());
 const log = createLogger('signals', config.LOG_LEVEL);
-const metrics = new Metrics('signals');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX });
+initTracing({ service: 'signals', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+const metrics = new Metrics('signals').dependsOn('postgres', 'nats');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics });
 
 // The API starts without waiting for NATS; the relay connects on its own and drains when it can.
 const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
@@ -25,8 +26,7 @@ await startService(app, {
   port: config.PORT,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
-  onShutdown: async () => {
-    await relay.stop();
-    await pool.end();
-  },
+  // The relay finishes the batch it is publishing; what is left waits in the outbox for the next replica.
+  onDrain: () => relay.stop(),
+  onShutdown: () => pool.end(),
 });

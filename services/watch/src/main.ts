@@ -1,12 +1,13 @@
-import { connectNats, createLogger, createPool, Metrics, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, connectNats, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
 import { createWatchApp } from './app';
 import { loadWatchConfig } from './config';
 import { startSignalFanout } from './fanout/start';
 
-const config = loadWatchConfig();
+const config = configOrExit('watch', () => loadWatchConfig());
 const log = createLogger('watch', config.LOG_LEVEL);
-const metrics = new Metrics('watch');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'watch', statementTimeoutMs: 15_000 });
+initTracing({ service: 'watch', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+const metrics = new Metrics('watch').dependsOn('postgres', 'nats');
+const pool = createPool(config.DATABASE_URL, { applicationName: 'watch', statementTimeoutMs: 15_000, metrics });
 const nc = await connectNats(config.NATS_URL, 'watch');
 
 const fanout = await startSignalFanout({
@@ -24,8 +25,9 @@ await startService(app, {
   port: config.PORT,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
+  // The Signal being fanned out is finished and acknowledged; one cut short by the grace period is redelivered (stable alert ids).
+  onDrain: () => fanout.stop(),
   onShutdown: async () => {
-    await fanout.stop();
     await nc.drain().catch(() => undefined);
     await pool.end();
   },

@@ -10,6 +10,8 @@ import type { ToolCatalogue } from '../tools';
 export interface ToolCallContext {
   key: PresentedKey;
   log: Logger;
+  /** The MCP request's trace context, carried into the REST call. */
+  traceparent?: string;
 }
 
 export interface ToolCallDeps {
@@ -50,7 +52,7 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
   const started = process.hrtime.bigint();
   let answer: RestAnswer;
   try {
-    answer = await deps.gateway.call(checked.request, ctx.key.headers);
+    answer = await deps.gateway.call(checked.request, ctx.key.headers, ctx.traceparent);
   } catch (err) {
     deps.metrics.base.dependencyErrors.inc({ dependency: 'gateway' });
     ctx.log.error({ tool: tool.name, err: err instanceof GatewayUnavailable ? err.message : String(err) }, 'gateway unreachable');

@@ -11,6 +11,8 @@ export interface ReleaseInput {
   releasedBy: string;
   publicBaseUrl: string;
   clock?: Clock;
+  /** The release's trace context: every event carries it, so each alert email can be traced back to this release. */
+  traceparent?: string;
 }
 
 export interface ReleaseResult {
@@ -100,6 +102,7 @@ export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<R
         observation_window: { start: r.window_start, end: r.window_end, exact_change_date: r.exact_change_date },
         released_at: date,
         signal_url: signalUrl(input.publicBaseUrl, r.signal_id),
+        ...(input.traceparent ? { traceparent: input.traceparent } : {}),
       });
       await client.query('INSERT INTO event_outbox (event_id, subject_kind, payload) VALUES ($1, $2, $3)', [event.event_id, SIGNAL_RELEASED, event]);
       eventIds.push(event.event_id);

@@ -1,6 +1,6 @@
-import { JSONCodec, type JetStreamClient, type JsMsg } from 'nats';
+import { JSONCodec, NatsError, type JetStreamClient, type JsMsg } from 'nats';
 import { AlertRequestedEvent, SignalReleasedEvent, streamNames } from '@evidence-record/contract';
-import type { Logger } from '@evidence-record/platform';
+import { SpanKind, startSpan, type Logger } from '@evidence-record/platform';
 import type { Pool } from '@evidence-record/platform';
 import { findRelease, insertAlertsForWatchers, pendingAlerts } from '../queries/fanout';
 import type { FanoutMetrics } from './metrics';
@@ -28,7 +28,7 @@ export type FanoutOutcome =
  * event acknowledged, so a crash anywhere re-runs this whole step, and the
  * stable ids make the re-run add nothing twice.
  */
-export async function fanOutSignal(deps: FanoutDeps, event: SignalReleasedEvent): Promise<FanoutOutcome> {
+export async function fanOutSignal(deps: FanoutDeps, event: SignalReleasedEvent, traceparent = event.traceparent): Promise<FanoutOutcome> {
   const release = await findRelease(deps.pool, event.signal_id);
   if (!release) return { kind: 'skipped', reason: 'unknown_signal' };
   if (!release.released_at) return { kind: 'skipped', reason: 'not_released' };
@@ -37,7 +37,8 @@ export async function fanOutSignal(deps: FanoutDeps, event: SignalReleasedEvent)
 
   const created = await insertAlertsForWatchers(deps.pool, event.signal_id, event.product_id);
   const pending = await pendingAlerts(deps.pool, event.signal_id);
-  await publishAlertRequests(deps, pending.map((a) => ({ alert_id: a.alert_id, signal_id: event.signal_id, account_id: a.account_id, product_id: a.product_id, ...(event.traceparent ? { traceparent: event.traceparent } : {}) })));
+  // Each alert continues the release's trace, so the email it becomes is found from the release.
+  await publishAlertRequests(deps, pending.map((a) => ({ alert_id: a.alert_id, signal_id: event.signal_id, account_id: a.account_id, product_id: a.product_id, ...(traceparent ? { traceparent } : {}) })));
   return { kind: 'fanned_out', created, published: pending.length };
 }
 
@@ -67,15 +68,18 @@ export function signalReleasedHandler(deps: FanoutDeps): (msg: JsMsg) => Promise
       return;
     }
     const started = process.hrtime.bigint();
+    const span = startSpan('signal fan-out', { parent: event.traceparent, kind: SpanKind.CONSUMER, attributes: { 'er.signal_id': event.signal_id } });
+    const log = deps.log.child({ trace_id: span.traceId });
+    let failure: unknown;
     try {
-      const outcome = await fanOutSignal(deps, event);
+      const outcome = await fanOutSignal(deps, event, span.traceparent);
       if (outcome.kind === 'skipped') {
         // An event can in principle arrive before its Signal is visible; give it a few chances.
         if (outcome.reason !== 'withdrawn' && msg.info.deliveryCount < UNKNOWN_SIGNAL_PATIENCE) {
           msg.nak(2_000 * msg.info.deliveryCount);
           return;
         }
-        deps.log.warn({ signal_id: event.signal_id, reason: outcome.reason }, 'Signal event not fanned out');
+        log.warn({ signal_id: event.signal_id, reason: outcome.reason }, 'Signal event not fanned out');
         deps.metrics.signals.inc({ outcome: outcome.reason });
         msg.ack();
         return;
@@ -84,11 +88,16 @@ export function signalReleasedHandler(deps: FanoutDeps): (msg: JsMsg) => Promise
       deps.metrics.signals.inc({ outcome: 'fanned_out' });
       deps.metrics.alertsCreated.inc(outcome.created);
       deps.metrics.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
-      deps.log.info({ signal_id: event.signal_id, product_id: event.product_id, alerts_created: outcome.created, alerts_published: outcome.published }, 'Signal fanned out');
+      log.info({ signal_id: event.signal_id, product_id: event.product_id, alerts_created: outcome.created, alerts_published: outcome.published }, 'Signal fanned out');
     } catch (err) {
+      failure = err;
       deps.metrics.signals.inc({ outcome: 'retry' });
-      deps.log.warn({ err: String(err), signal_id: event.signal_id }, 'fan-out failed; the event will be redelivered');
+      // Postgres failures are counted by the pool; a publish that failed is NATS's.
+      if (err instanceof NatsError) deps.metrics.dependencyErrors?.inc({ dependency: 'nats' });
+      log.warn({ err: String(err), signal_id: event.signal_id }, 'fan-out failed; the event will be redelivered');
       msg.nak(Math.min(30_000, 1_000 * 2 ** Math.min(msg.info.deliveryCount, 5)));
+    } finally {
+      span.end(failure === undefined ? {} : { error: failure });
     }
   };
 }

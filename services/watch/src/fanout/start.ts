@@ -27,6 +27,7 @@ export async function startSignalFanout(opts: SignalFanoutOptions): Promise<Runn
     ...consumerSpec,
     concurrency: 1,
     log,
+    metrics: opts.metrics,
     handle: signalReleasedHandler({ pool: opts.pool, js: opts.nc.jetstream(), natsPrefix: opts.natsPrefix, log, metrics: fanoutMetrics(opts.metrics) }),
   });
   consumerLagGauge(opts.metrics, opts.durable, running.lag);
