@@ -87,12 +87,11 @@ export async function query<T extends pg.QueryResultRow = Record<string, unknown
 }
 
 /**
- * Curates one new Signal per product the way an operator does: a new label
- * capture, a candidate between the product's newest comparable state and
- * the new one, a review, and one dated release batch for all of them.
- * Release dates must move forward, so each call releases one day later.
+ * Opens one candidate per product the way an operator does: a new label
+ * capture (read the day after the product's newest state), and a candidate
+ * between the product's newest comparable state and the new one.
  */
-export async function releaseNewSignals(stack: RunningStack, productIds: string[], label = 'resilience'): Promise<string[]> {
+export async function openCandidates(stack: RunningStack, productIds: string[], label: string, summary = `Declared caffeine changed (${label}).`): Promise<number[]> {
   const before = await query<{ product_id: string; state_id: string }>(
     stack,
     `SELECT DISTINCT ON (product_id) product_id, state_id FROM history_states
@@ -100,7 +99,6 @@ export async function releaseNewSignals(stack: RunningStack, productIds: string[
     [productIds],
   );
   const beforeOf = new Map(before.map((r) => [r.product_id, r.state_id]));
-  // A new label is read the day after the newest state ends (today at the earliest).
   const nextDays = await query<{ product_id: string; next_day: string }>(
     stack,
     `SELECT product_id, greatest(max(observed_to) + 1, current_date)::text AS next_day FROM history_states WHERE product_id = ANY($1) GROUP BY product_id`,
@@ -131,20 +129,41 @@ export async function releaseNewSignals(stack: RunningStack, productIds: string[
   const created = imported.states_created as string[];
   const afterRows = await query<{ product_id: string; state_id: string }>(stack, 'SELECT product_id, state_id FROM history_states WHERE state_id = ANY($1)', [created]);
   const afterOf = new Map(afterRows.map((r) => [r.product_id, r.state_id]));
-  const signalIds: string[] = [];
+  const ids: number[] = [];
   for (const productId of productIds) {
     const beforeState = beforeOf.get(productId);
     const afterState = afterOf.get(productId);
     if (!beforeState || !afterState) throw new Error(`${productId}: no comparable state to compare with, or no new state`);
-    const candidate = await operator(stack, 'candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', beforeState, '--after', afterState, '--summary', `Declared caffeine changed (${label}).`);
-    const signal = await operator(stack, 'candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'resilience reviewer', '--note', `internal review note ${label}`);
-    signalIds.push(String(signal.signal_id));
+    const candidate = await operator(stack, 'candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', beforeState, '--after', afterState, '--summary', summary);
+    ids.push(Number(candidate.candidate_id));
   }
+  return ids;
+}
+
+/** Approves candidates (creating their Signals, unreleased) with a review note; returns the Signal ids. */
+export async function approveCandidates(stack: RunningStack, candidateIds: number[], note: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of candidateIds) out.push(String((await operator(stack, 'candidate', 'approve', String(id), '--reviewer', 'resilience reviewer', '--note', note)).signal_id));
+  return out;
+}
+
+/** Releases every approved Signal as one batch, dated today or the day after the newest batch. */
+export async function releaseApproved(stack: RunningStack): Promise<Record<string, unknown>> {
   const last = await query<{ d: string | null }>(stack, 'SELECT max(release_date)::text AS d FROM release_batches');
   const today = new Date().toISOString().slice(0, 10);
   const newest = last[0]?.d ?? null;
   const date = newest !== null && newest >= today ? new Date(Date.parse(`${newest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : today;
-  await operator(stack, 'signal', 'release', '--date', date, '--by', 'resilience test');
+  return operator(stack, 'signal', 'release', '--date', date, '--by', 'resilience test');
+}
+
+/**
+ * Curates and releases one new Signal per product: capture, candidate,
+ * review, one dated release batch (release dates only move forward).
+ */
+export async function releaseNewSignals(stack: RunningStack, productIds: string[], label = 'resilience'): Promise<string[]> {
+  const candidates = await openCandidates(stack, productIds, label);
+  const signalIds = await approveCandidates(stack, candidates, `internal review note ${label}`);
+  await releaseApproved(stack);
   return signalIds;
 }
 
