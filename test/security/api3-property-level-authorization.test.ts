@@ -69,7 +69,12 @@ const forbiddenKeys = [
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) keysOf(v, out);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.add(k), keysOf(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.add(k);
+      keysOf(v, out);
+    }
+  }
   return out;
 }
 
