@@ -5,6 +5,8 @@ export interface RequestTemplate {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** What kind of question this is (e.g. "brand filter"), for per-shape figures. */
+  shape?: string;
 }
 
 export interface LoadOptions {

@@ -11,10 +11,11 @@ import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, d
 import { AlertSink, drainAlerts, insertWatchers, measureFanout, type FanoutResult } from './fanout';
 import { runLoad, type LoadResult, type RequestTemplate } from './load';
 import { PgCounter } from './pg-counter';
+import { probeShapes } from './probe';
 import { summarizeProfile } from './profile';
 import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
-import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type ProfileSummary, type RecordSize } from './report';
+import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type GatewayProfile, type McpComparison, type OverheadRow, type RecordSize } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
 
 /**
@@ -94,28 +95,35 @@ function versionRequests(key: string): RequestTemplate[] {
   return [{ method: 'GET', path: '/api/v1/record/version', headers: bearer(key) }];
 }
 
-function resolveRequests(keys: string[], identifiers: string[]): RequestTemplate[] {
+interface Identifier {
+  text: string;
+  shape: string;
+}
+
+/** Resolve requests, their identifiers spread over the keys at most IDENTIFIERS_PER_KEY each (the extraction score's daily allowance). */
+function resolveRequests(keys: string[], identifiers: Identifier[]): RequestTemplate[] {
   return identifiers.slice(0, keys.length * IDENTIFIERS_PER_KEY).map((identifier, i) => ({
     method: 'POST',
     path: '/api/v1/products/resolve',
     headers: { ...bearer(keys[Math.floor(i / IDENTIFIERS_PER_KEY)]!), ...json },
-    body: JSON.stringify({ identifier: identifier.slice(0, 120) }),
+    body: JSON.stringify({ identifier: identifier.text.slice(0, 120) }),
+    shape: identifier.shape,
   }));
 }
 
 function productRequests(key: string, productIds: string[]): RequestTemplate[] {
-  return productIds.map((id) => ({ method: 'GET', path: `/api/v1/products/${id}`, headers: bearer(key) }));
+  return productIds.map((id) => ({ method: 'GET', path: `/api/v1/products/${id}`, headers: bearer(key), shape: 'by product id' }));
 }
 
 function feedRequests(key: string, sample: RecordSample): RequestTemplate[] {
   const out: RequestTemplate[] = [];
   const n = Math.max(sample.feedProducts.length, sample.feedBrands.length, 1);
   for (let i = 0; i < n; i++) {
-    out.push({ method: 'GET', path: '/api/v1/signals?limit=20', headers: bearer(key) });
+    out.push({ method: 'GET', path: '/api/v1/signals?limit=20', headers: bearer(key), shape: 'newest page' });
     const p = sample.feedProducts[i % Math.max(1, sample.feedProducts.length)];
-    if (p) out.push({ method: 'GET', path: `/api/v1/signals?product_id=${p}&limit=20`, headers: bearer(key) });
+    if (p) out.push({ method: 'GET', path: `/api/v1/signals?product_id=${p}&limit=20`, headers: bearer(key), shape: 'product filter' });
     const b = sample.feedBrands[i % Math.max(1, sample.feedBrands.length)];
-    if (b) out.push({ method: 'GET', path: `/api/v1/signals?brand=${b}&limit=20`, headers: bearer(key) });
+    if (b) out.push({ method: 'GET', path: `/api/v1/signals?brand=${b}&limit=20`, headers: bearer(key), shape: 'brand filter' });
   }
   return out;
 }
@@ -135,7 +143,7 @@ function mcpRequests(key: string, identifier: string): RequestTemplate[] {
 
 interface RecordSample {
   size: RecordSize;
-  identifiers: string[];
+  identifiers: Identifier[];
   productIds: string[];
   feedProducts: string[];
   feedBrands: string[];
@@ -152,11 +160,12 @@ async function sampleRecord(database: string): Promise<RecordSample> {
     const [size] = await q<{ products: number; signals: number }>(
       `SELECT (SELECT count(*)::int FROM products) AS products, (SELECT count(*)::int FROM signals WHERE released_on IS NOT NULL) AS signals`,
     );
-    const names = await q<{ identifier: string }>(
-      `SELECT identifier FROM (
-         (SELECT b.name || ' ' || p.name AS identifier, md5(p.product_id) AS h FROM products p JOIN brands b USING (brand_id) ORDER BY md5(p.product_id) LIMIT ${EXTRA_KEYS * IDENTIFIERS_PER_KEY})
+    const names = await q<{ identifier: string; shape: string }>(
+      `SELECT identifier, shape FROM (
+         (SELECT b.name || ' ' || p.name AS identifier, 'brand + product name' AS shape, md5(p.product_id) AS h
+            FROM products p JOIN brands b USING (brand_id) ORDER BY md5(p.product_id) LIMIT ${EXTRA_KEYS * IDENTIFIERS_PER_KEY})
          UNION ALL
-         (SELECT alias, md5(alias) FROM product_aliases ORDER BY md5(alias) LIMIT ${EXTRA_KEYS * 8})
+         (SELECT alias, 'alias', md5(alias) FROM product_aliases ORDER BY md5(alias) LIMIT ${EXTRA_KEYS * 8})
        ) x ORDER BY h`,
     );
     const ids = await q<{ product_id: string }>(`SELECT product_id FROM products ORDER BY md5(product_id) LIMIT 2000`);
@@ -171,14 +180,16 @@ async function sampleRecord(database: string): Promise<RecordSample> {
         ORDER BY md5(p.product_id) LIMIT 2`,
     );
     const [last] = await q<{ d: string | null }>(`SELECT max(release_date)::text AS d FROM release_batches`);
-    // Normalised duplicates would be one identifier for the score but two requests here; keep the first.
+    // Identifiers that normalise alike are one identifier to the score but two requests here; keep the first.
     const seen = new Set<string>();
-    const identifiers = names.map((n) => n.identifier).filter((i) => {
-      const k = i.toLowerCase().replace(/\s+/g, ' ').trim();
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
+    const identifiers = names
+      .map((n) => ({ text: n.identifier, shape: n.shape }))
+      .filter((i) => {
+        const k = i.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
     return {
       size: { database, products: size!.products, signals: size!.signals },
       identifiers,
@@ -211,11 +222,14 @@ async function issueKeys(stack: BenchStack, extra: number): Promise<Keys> {
   return { main, extra: keys };
 }
 
-async function measure(url: string, requests: RequestTemplate[], opts: { connections?: number; rate?: number } = {}): Promise<LoadResult> {
+async function measure(url: string, requests: RequestTemplate[], opts: { connections?: number; rate?: number; label?: string } = {}): Promise<LoadResult> {
   const connections = opts.connections ?? settings.connections;
-  await runLoad({ url, requests, connections, seconds: settings.warmupSeconds, ...(opts.rate ? { rate: opts.rate } : {}) });
-  const r = await runLoad({ url, requests, connections, seconds: settings.seconds, ...(opts.rate ? { rate: opts.rate } : {}) });
-  if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${url}${requests[0]!.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
+  const rate = opts.rate ? { rate: opts.rate } : {};
+  await runLoad({ url, requests, connections, seconds: settings.warmupSeconds, ...rate });
+  const r = await runLoad({ url, requests, connections, seconds: settings.seconds, ...rate });
+  if (r.non2xx + r.errors + r.timeouts > 0) {
+    notes.push(`${opts.label ?? url + requests[0]!.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
+  }
   return r;
 }
 
@@ -285,25 +299,29 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-async function profileGateways(stack: BenchStack, requests: RequestTemplate[], directDatabaseUrl: string): Promise<ProfileSummary[]> {
-  const out: ProfileSummary[] = [];
-  for (const [name, env] of [
-    ['gateway-prof', { DATABASE_URL: directDatabaseUrl }],
-    ['gateway-off-prof', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' }],
-  ] as const) {
-    const file = `${name}.cpuprofile`;
-    await stack.startProcess(name, 'gateway', env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
-    const r = await measure(stack.url(name), requests);
-    await stack.stopProcess(name);
+/** Both gateways again, each as its own profiled process, under the same closed-loop load. */
+async function profileGateways(stack: BenchStack, capability: string, requests: RequestTemplate[], directDatabaseUrl: string): Promise<GatewayProfile[]> {
+  const out: GatewayProfile[] = [];
+  const runs: Array<{ name: string; gateway: GatewayProfile['gateway']; env: Record<string, string> }> = [
+    { name: 'gateway-prof', gateway: 'full', env: { DATABASE_URL: directDatabaseUrl } },
+    { name: 'gateway-off-prof', gateway: 'checks off', env: { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' } },
+  ];
+  for (const run of runs) {
+    const file = `${run.name}.cpuprofile`;
+    await stack.startProcess(run.name, 'gateway', run.env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
+    const url = stack.url(run.name);
+    const warm = await runLoad({ url, requests, connections: settings.connections, seconds: settings.warmupSeconds });
+    const r = await runLoad({ url, requests, connections: settings.connections, seconds: settings.seconds });
+    await stack.stopProcess(run.name);
     const path = join(profileDir, file);
     for (let i = 0; i < 50 && !existsSync(path); i++) await sleep(100);
     if (!existsSync(path)) {
-      notes.push(`no CPU profile was written for ${name}`);
+      notes.push(`no CPU profile was written for ${run.name}`);
       continue;
     }
     const s = summarizeProfile(path, 20);
-    out.push({ label: `${name === 'gateway-prof' ? 'full gateway' : 'GATEWAY_CHECKS=off'}, resolve_product at ${Math.round(r.rps)} req/s for ${settings.warmupSeconds + settings.seconds} s`, busyMs: s.busyMs, functions: s.functions, areas: s.areas });
-    log(`profile ${name}: ${path}`);
+    out.push({ gateway: run.gateway, capability, requests: warm.requests + r.requests, rps: r.rps, busyMs: s.busyMs, functions: s.functions, owners: s.owners });
+    log(`profile of the ${run.gateway} gateway: ${path} (${Math.round((s.busyMs * 1000) / (warm.requests + r.requests))} µs CPU per request)`);
   }
   return out;
 }
@@ -317,7 +335,8 @@ const sink = new AlertSink();
 const runId = randomBytes(4).toString('hex');
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const prefixes = { demo: `bench_${runId}_demo`, large: `bench_${runId}_large` };
-let stack: BenchStack | null = null;
+const stacks: BenchStack[] = [];
+const largeDatabases: string[] = [];
 
 const results: BenchResults = {
   date: new Date().toISOString().slice(0, 19),
@@ -357,6 +376,14 @@ try {
   const demoUrl = await cloneDatabase(demoTpl.name, 'er_bench_demo');
   const demoSample = await sampleRecord('er_bench_demo');
   results.records.demo = demoSample.size;
+  let largeUrl: string | null = null;
+  let largeSample: RecordSample | null = null;
+  if (largeTpl) {
+    largeUrl = await cloneDatabase(largeName, `${largeName}_run`);
+    largeDatabases.push(`${largeName}_run`);
+    largeSample = await sampleRecord(`${largeName}_run`);
+    results.records.large = { ...largeSample.size, database: largeName, reused: largeTpl.reused, buildSeconds: largeTpl.seconds };
+  }
 
   await redis.start();
   redisWire = new RedisCounter({ host: '127.0.0.1', port: redis.port });
@@ -365,35 +392,53 @@ try {
   await sink.start();
   log(`private redis-server on :${redis.port} (counted through :${redisWire.port}), Postgres statement counter on :${counter.port}, SMTP sink on :${sink.port}`);
 
-  // ------------------------------------------------------------ demo Record stack
-  const backends: Bundle[] = ['record', 'signals', 'ledger', 'watch', 'email-worker', 'mcp'];
-  stack = await BenchStack.create({
+  // Two stacks side by side: every service on the demo Record (plus a gateway with checks off),
+  // and record + signals + gateway on the generated Record, so the two Records are measured
+  // alternately under the same conditions.
+  const common = { redisUrl: redis.url, natsUrl, smtpUrl: sink.url, logDir };
+  const demo = await BenchStack.create({
+    ...common,
     label: 'demo',
     databaseUrl: demoUrl,
     gatewayDatabaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`,
-    redisUrl: redis.url,
     gatewayRedisUrl: `redis://127.0.0.1:${redisWire.port}`,
     redisPrefix: `erbench:${runId}:demo:`,
-    natsUrl,
     natsPrefix: prefixes.demo,
-    smtpUrl: sink.url,
-    logDir,
-    backends,
+    backends: ['record', 'signals', 'ledger', 'watch', 'email-worker', 'mcp'] satisfies Bundle[],
     uncheckedGateway: true,
   });
-  await stack.start();
-  log(`demo stack up: gateway ${stack.url('gateway')}, unchecked gateway ${stack.url('gateway-off')}`);
-  const demoKeys = await issueKeys(stack, Math.min(EXTRA_KEYS, Math.ceil(demoSample.identifiers.length / IDENTIFIERS_PER_KEY)));
-  const identifier = demoSample.identifiers[0]!;
+  stacks.push(demo);
+  await demo.start();
+  let large: BenchStack | null = null;
+  if (largeUrl) {
+    large = await BenchStack.create({
+      ...common,
+      label: 'large',
+      databaseUrl: largeUrl,
+      gatewayDatabaseUrl: largeUrl,
+      gatewayRedisUrl: redis.url,
+      redisPrefix: `erbench:${runId}:large:`,
+      natsPrefix: prefixes.large,
+      backends: ['record', 'signals'],
+      uncheckedGateway: false,
+    });
+    stacks.push(large);
+    await large.start();
+  }
+  log(`stacks up: demo gateway ${demo.url('gateway')} (checks off: ${demo.url('gateway-off')})${large ? `, ${largeSample!.size.products}-product gateway ${large.url('gateway')}` : ''}`);
+  const demoKeys = await issueKeys(demo, Math.min(EXTRA_KEYS, Math.ceil(demoSample.identifiers.length / IDENTIFIERS_PER_KEY)));
+  const largeKeys = large ? await issueKeys(large, EXTRA_KEYS) : null;
+  const identifier = demoSample.identifiers.find((i) => i.shape === 'brand + product name')?.text ?? demoSample.identifiers[0]!.text;
+  const fixedResolve = resolveRequests([demoKeys.main], [{ text: identifier, shape: 'one identifier' }]);
 
   // 1. Full path vs checks off.
   const overheadCases: Array<[string, RequestTemplate[]]> = [
     ['get_record_version', versionRequests(demoKeys.main)],
-    ['resolve_product', resolveRequests([demoKeys.main], [identifier])],
+    ['resolve_product', fixedResolve],
   ];
   for (const [capability, requests] of overheadCases) {
-    const full = await measure(stack.url('gateway'), requests);
-    const off = await measure(stack.url('gateway-off'), requests);
+    const full = await measure(demo.url('gateway'), requests, { label: `${capability} (full gateway)` });
+    const off = await measure(demo.url('gateway-off'), requests, { label: `${capability} (checks off)` });
     log(`1. ${capability}: full ${fmt(full)} | off ${fmt(off)} | ratio ${(full.rps / off.rps).toFixed(2)}`);
     results.overhead.push({ capability, full, off } satisfies OverheadRow);
   }
@@ -410,54 +455,73 @@ try {
   results.idle = { seconds: idleSeconds, redisCommands: idleRedis, pgStatements: idlePg };
   const countedCases: Array<[string, RequestTemplate[]]> = [
     ['get_record_version', versionRequests(demoKeys.main)],
-    ['resolve_product', resolveRequests([demoKeys.main], [identifier])],
+    ['resolve_product', fixedResolve],
     ['get_product_record', productRequests(demoKeys.main, demoSample.productIds)],
     ['list_signal_changes', feedRequests(demoKeys.main, demoSample)],
   ];
   for (const [capability, requests] of countedCases) {
-    const row = await countHotPath(stack, { redis, wire: redisWire, pg: counter }, { seconds: idleSeconds, redis: idleRedis }, capability, requests);
+    const row = await countHotPath(demo, { redis, wire: redisWire, pg: counter }, { seconds: idleSeconds, redis: idleRedis }, capability, requests);
     log(`2. ${capability}: ${row.redisPerRequest.toFixed(2)} Redis round trips/request (${JSON.stringify(row.redisByCommand)}; ${row.redisExecutedPerRequest.toFixed(1)} commands executed in Redis), Postgres ${row.pgAwaitedPerRequest.toFixed(3)} awaited, ${row.pgAllPerRequest.toFixed(4)} all`);
     results.hotPath.push(row);
   }
 
-  // 3a. Capabilities at the demo Record.
-  const capabilityRequests = (keys: Keys, sample: RecordSample): Array<[string, RequestTemplate[]]> => [
-    ['resolve_product', resolveRequests(keys.extra, sample.identifiers)],
-    ['get_product_record', productRequests(keys.main, sample.productIds)],
-    ['list_signal_changes', feedRequests(keys.main, sample)],
-  ];
-  const demoCapabilities = new Map<string, LoadResult>();
-  for (const [capability, requests] of capabilityRequests(demoKeys, demoSample)) {
-    const r = await measure(stack.url('gateway'), requests);
-    log(`3. demo ${capability} (${requests.length} distinct requests): ${fmt(r)}`);
-    demoCapabilities.set(capability, r);
+  // 3. The same request shapes at both Records, alternately.
+  if (large && largeKeys && largeSample) {
+    const cases = (keys: Keys, sample: RecordSample): Array<[string, RequestTemplate[]]> => [
+      ['resolve_product', resolveRequests(keys.extra, sample.identifiers)],
+      ['get_product_record', productRequests(keys.main, sample.productIds)],
+      ['list_signal_changes', feedRequests(keys.main, sample)],
+    ];
+    const demoCases = cases(demoKeys, demoSample);
+    const largeCases = cases(largeKeys, largeSample);
+    for (let i = 0; i < demoCases.length; i++) {
+      const [capability, demoRequests] = demoCases[i]!;
+      const largeRequests = largeCases[i]![1];
+      const demoShapes = await probeShapes(demo.url('gateway'), demoRequests);
+      const largeShapes = await probeShapes(large.url('gateway'), largeRequests);
+      const d = await measure(demo.url('gateway'), demoRequests, { label: `${capability} at the demo Record` });
+      const l = await measure(large.url('gateway'), largeRequests, { label: `${capability} at the ${largeSample.size.products}-product Record` });
+      log(`3. ${capability}: demo ${fmt(d)} | ${largeSample.size.products} products ${fmt(l)} | p99 ratio ${(l.p99 / d.p99).toFixed(2)}`);
+      for (const s of demoShapes) {
+        const ls = largeShapes.find((x) => x.shape === s.shape);
+        log(`   ${s.shape}: one at a time p50 ${s.p50.toFixed(2)} → ${ls?.p50.toFixed(2) ?? 'n/a'} ms; answers ${JSON.stringify(s.answers)} → ${JSON.stringify(ls?.answers ?? {})}`);
+      }
+      results.capabilities.push({ capability, demo: d, large: l, demoShapes, largeShapes } satisfies CapabilityRow);
+    }
+  } else {
+    notes.push('the generated Record was skipped (--skip-large): no Record-size figures');
+  }
+  if (large) {
+    await large.stop();
+    stacks.splice(stacks.indexOf(large), 1);
   }
 
   // 4. MCP tools/call vs the same REST call.
-  const probe = await fetch(`${stack.url('gateway')}/mcp`, { method: 'POST', headers: mcpRequests(demoKeys.main, identifier)[0]!.headers, body: mcpRequests(demoKeys.main, identifier)[0]!.body });
+  const probe = await fetch(`${demo.url('gateway')}/mcp`, { method: 'POST', headers: mcpRequests(demoKeys.main, identifier)[0]!.headers, body: mcpRequests(demoKeys.main, identifier)[0]!.body });
   const probeBody = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
   if (probe.status !== 200 || !probeBody.result || probeBody.result.isError || !probeBody.result.structuredContent) {
     notes.push(`MCP probe did not answer the tool call: HTTP ${probe.status} ${JSON.stringify(probeBody).slice(0, 300)}`);
   }
-  // Closed loop first: its MCP throughput decides a fixed rate well below saturation for the latency comparison.
+  // Closed loop first: its MCP throughput sets a fixed rate well below saturation for the latency comparison.
   const closed = { name: `closed loop, ${settings.connections} connections`, connections: settings.connections };
-  const rest0 = await measure(stack.url('gateway'), resolveRequests([demoKeys.main], [identifier]), closed);
-  const mcp0 = await measure(stack.url('gateway'), mcpRequests(demoKeys.main, identifier), closed);
+  const rest0 = await measure(demo.url('gateway'), fixedResolve, { ...closed, label: 'REST resolve, closed loop' });
+  const mcp0 = await measure(demo.url('gateway'), mcpRequests(demoKeys.main, identifier), { ...closed, label: 'MCP products.resolve, closed loop' });
   log(`4. ${closed.name}: REST ${fmt(rest0)} | MCP ${fmt(mcp0)}`);
   results.mcp.push({ tool: 'products.resolve', mode: closed.name, rest: rest0, mcp: mcp0 } satisfies McpComparison);
   const rate = Math.max(5, Math.min(settings.mcpRate, Math.floor((mcp0.rps * 0.3) / 5) * 5));
   settings.mcpRate = rate;
   const fixed = { name: `fixed ${rate} req/s, 8 connections`, connections: 8, rate };
-  const rest1 = await measure(stack.url('gateway'), resolveRequests([demoKeys.main], [identifier]), fixed);
-  const mcp1 = await measure(stack.url('gateway'), mcpRequests(demoKeys.main, identifier), fixed);
+  const rest1 = await measure(demo.url('gateway'), fixedResolve, { ...fixed, label: 'REST resolve, fixed rate' });
+  const mcp1 = await measure(demo.url('gateway'), mcpRequests(demoKeys.main, identifier), { ...fixed, label: 'MCP products.resolve, fixed rate' });
   log(`4. ${fixed.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
   results.mcp.push({ tool: 'products.resolve', mode: fixed.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
 
   // Profiles when the checks cost more than the target allows (or when asked).
-  const ratioMissed = results.overhead.some((o) => o.full.rps / o.off.rps < targets.checksRatio);
-  if (flags.profile || ratioMissed) {
-    log(`profiling both gateways (${flags.profile ? 'asked for' : 'the throughput ratio missed its target'})`);
-    results.profiles = await profileGateways(stack, resolveRequests([demoKeys.main], [identifier]), demoUrl);
+  const missed = results.overhead.filter((o) => o.full.rps / o.off.rps < targets.checksRatio);
+  if (flags.profile || missed.length > 0) {
+    const worst = missed.sort((a, b) => a.full.rps / a.off.rps - b.full.rps / b.off.rps)[0] ?? results.overhead[0]!;
+    log(`profiling both gateways on ${worst.capability} (${flags.profile ? 'asked for' : 'the throughput ratio missed its target'})`);
+    results.profiles = await profileGateways(demo, worst.capability, overheadCases.find(([c]) => c === worst.capability)![1], demoUrl);
   }
 
   // 5. Alert fan-out.
@@ -470,20 +534,18 @@ try {
       await insertWatchers(client, WATCHERS);
       const today = new Date().toISOString().slice(0, 10);
       const first = demoSample.lastReleaseDate && demoSample.lastReleaseDate >= today ? addDays(demoSample.lastReleaseDate, 1) : today;
-      const runs: Array<{ replicas: number; product: string; date: string }> = [
+      const runs = [
         { replicas: 1, product: demoSample.fanoutProducts[0]!, date: first },
         { replicas: 2, product: demoSample.fanoutProducts[1]!, date: addDays(first, 1) },
       ];
-      // The large Record still needs its turn: a fan-out run may take up to its limit.
-      const largeReserveMs = flags['skip-large'] ? 0 : 90_000;
       for (const run of runs) {
-        if (run.replicas > 1 && elapsed() + FANOUT_LIMIT_MS + 5_000 + largeReserveMs > SOFT_DEADLINE_MS) {
+        if (run.replicas > 1 && elapsed() + FANOUT_LIMIT_MS + 15_000 > SOFT_DEADLINE_MS) {
           notes.push(`fan-out with ${run.replicas} email workers skipped: not enough of the ten-minute budget left`);
           continue;
         }
-        if (run.replicas === 2) await stack.startProcess('email-worker-2', 'email-worker');
+        if (run.replicas === 2) await demo.startProcess('email-worker-2', 'email-worker');
         const r: FanoutResult = await measureFanout({
-          stack, client, sink, productId: run.product, watchers: WATCHERS, replicas: run.replicas, releaseDate: run.date,
+          stack: demo, client, sink, productId: run.product, watchers: WATCHERS, replicas: run.replicas, releaseDate: run.date,
           natsUrl, natsPrefix: prefixes.demo, workDir, timeoutMs: FANOUT_LIMIT_MS, log,
         });
         log(`5. fan-out, ${run.replicas} worker(s): ${r.seconds === null ? 'NOT all delivered' : `${r.seconds.toFixed(1)} s`}; alert rows after ${r.fanoutSeconds?.toFixed(1) ?? 'n/a'} s; ${r.uniqueAlerts} distinct, ${r.duplicates} duplicates, ${r.emailsPerSecond.toFixed(0)} emails/s`);
@@ -498,51 +560,14 @@ try {
       await client.end();
     }
   }
-  await stack.stop();
-  stack = null;
-
-  // ------------------------------------------------------------ generated Record stack
-  if (largeTpl) {
-    log(`copying ${largeName} for this run`);
-    const largeUrl = await cloneDatabase(largeName, `${largeName}_run`);
-    const largeSample = await sampleRecord(`${largeName}_run`);
-    results.records.large = { ...largeSample.size, database: largeName, reused: largeTpl.reused, buildSeconds: largeTpl.seconds };
-    stack = await BenchStack.create({
-      label: 'large',
-      databaseUrl: largeUrl,
-      gatewayDatabaseUrl: largeUrl,
-      redisUrl: redis.url,
-      gatewayRedisUrl: redis.url,
-      redisPrefix: `erbench:${runId}:large:`,
-      natsUrl,
-      natsPrefix: prefixes.large,
-      smtpUrl: sink.url,
-      logDir,
-      backends: ['record', 'signals'],
-      uncheckedGateway: false,
-    });
-    await stack.start();
-    log(`large stack up: ${largeSample.size.products} products, ${largeSample.size.signals} released Signals`);
-    const largeKeys = await issueKeys(stack, EXTRA_KEYS);
-    for (const [capability, requests] of capabilityRequests(largeKeys, largeSample)) {
-      const r = await measure(stack.url('gateway'), requests);
-      const demo = demoCapabilities.get(capability)!;
-      log(`3. ${largeSample.size.products} products ${capability} (${requests.length} distinct requests): ${fmt(r)} | p99 ratio ${(r.p99 / demo.p99).toFixed(2)}`);
-      results.capabilities.push({ capability, demo, large: r } satisfies CapabilityRow);
-    }
-    await stack.stop();
-    stack = null;
-    await dropDatabase(`${largeName}_run`);
-  } else {
-    notes.push('the generated Record was skipped (--skip-large): no p99 ratios');
-  }
 } finally {
-  if (stack) await stack.stop().catch((e: unknown) => log(`stopping the stack: ${String(e)}`));
+  for (const s of stacks.reverse()) await s.stop().catch((e: unknown) => log(`stopping a stack: ${String(e)}`));
   await redisWire?.stop().catch(() => undefined);
   await redis.stop().catch(() => undefined);
   await counter.stop().catch(() => undefined);
   await sink.stop().catch(() => undefined);
   for (const p of Object.values(prefixes)) await deleteStreams(natsUrl, p).catch(() => undefined);
+  for (const d of largeDatabases) await dropDatabase(d).catch(() => undefined);
 }
 
 machine.loadAfter = os.loadavg();

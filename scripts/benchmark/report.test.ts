@@ -39,7 +39,7 @@ function results(over: Partial<BenchResults> = {}): BenchResults {
         pgByStatement: [{ statement: 'INSERT INTO usage_log …', count: 6, background: true }],
       },
     ],
-    capabilities: [{ capability: 'get_product_record', demo: load(800, 10, 20), large: load(700, 12, 40) }],
+    capabilities: [{ capability: 'get_product_record', demo: load(800, 10, 20), large: load(700, 12, 40), demoShapes: [], largeShapes: [] }],
     mcp: [{ tool: 'products.resolve', mode: 'fixed 100 req/s, 8 connections', rest: load(100, 5, 10), mcp: load(100, 6, 12) }],
     fanout: [{ replicas: 1, watchers: 10000, signalId: 'sig_aaaaaaaaaaaa', seconds: 30, fanoutSeconds: 3, firstEmailSeconds: 1, uniqueAlerts: 10000, messages: 10001, duplicates: 1, recipients: 10000, sentInDatabase: 10000, emailsPerSecond: 350, timedOut: false }],
     profiles: [],

@@ -1,6 +1,7 @@
 import type { FanoutResult } from './fanout';
 import type { LoadResult } from './load';
 import type { HotSpot } from './profile';
+import type { ShapeProbe } from './probe';
 
 /** Targets of issue 9; each figure in the report is judged against one of these. */
 export const targets = {
@@ -38,6 +39,9 @@ export interface CapabilityRow {
   capability: string;
   demo: LoadResult;
   large: LoadResult;
+  /** One request at a time, per request shape, at each Record. */
+  demoShapes: ShapeProbe[];
+  largeShapes: ShapeProbe[];
 }
 
 export interface McpComparison {
@@ -47,11 +51,15 @@ export interface McpComparison {
   mcp: LoadResult;
 }
 
-export interface ProfileSummary {
-  label: string;
+export interface GatewayProfile {
+  gateway: 'full' | 'checks off';
+  capability: string;
+  /** Requests served while the profile ran (warm-up and measured run). */
+  requests: number;
+  rps: number;
   busyMs: number;
   functions: HotSpot[];
-  areas: HotSpot[];
+  owners: HotSpot[];
 }
 
 export interface BenchResults {
@@ -67,7 +75,7 @@ export interface BenchResults {
   capabilities: CapabilityRow[];
   mcp: McpComparison[];
   fanout: FanoutResult[];
-  profiles: ProfileSummary[];
+  profiles: GatewayProfile[];
   notes: string[];
   totalSeconds: number;
 }
@@ -277,6 +285,24 @@ export function renderReport(r: BenchResults, history: string[]): string {
     L.push(`| ${c.capability} | ${r.records.large.products.toLocaleString('en-US')} products | ${loadCells(c.large)} |`);
   }
   L.push('');
+  L.push('The same requests one at a time (before the loaded runs, which they also warm), per request shape: the unloaded latency of each kind of question, and what kind of answer each Record gave.');
+  L.push('');
+  L.push('| Capability | Request shape | demo p50 / p90 | large p50 / p90 | p50 ratio | demo answers | large answers |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  const answers = (a: Record<string, number>) =>
+    Object.entries(a)
+      .sort((x, y) => y[1] - x[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+  for (const c of r.capabilities) {
+    for (const d of c.demoShapes) {
+      const l = c.largeShapes.find((x) => x.shape === d.shape);
+      L.push(
+        `| ${c.capability} | ${d.shape} | ${ms(d.p50)} / ${ms(d.p90)} | ${l ? `${ms(l.p50)} / ${ms(l.p90)}` : 'n/a'} | ${l ? ratio(l.p50 / d.p50) : 'n/a'} | ${answers(d.answers)} | ${l ? answers(l.answers) : 'n/a'} |`,
+      );
+    }
+  }
+  L.push('');
 
   L.push('## 4. MCP `tools/call` vs. the same REST call');
   L.push('');
@@ -300,21 +326,29 @@ export function renderReport(r: BenchResults, history: string[]): string {
   L.push('Times are from the start of `signal release` (operator CLI) to the event named.');
   L.push('');
 
-  if (r.profiles.length > 0) {
-    L.push('## CPU profiles of the gateway (node --cpu-prof)');
+  const full = r.profiles.find((p) => p.gateway === 'full');
+  const off = r.profiles.find((p) => p.gateway === 'checks off');
+  if (full && off) {
+    const us = (p: GatewayProfile, name: string) => ((p.owners.find((o) => o.name === name)?.selfMs ?? 0) * 1000) / p.requests;
+    L.push('## Where the gateway spends its CPU (node --cpu-prof)');
     L.push('');
-    for (const p of r.profiles) {
-      L.push(`### ${p.label} — ${Math.round(p.busyMs)} ms busy`);
-      L.push('');
-      L.push('| Where (self time) | ms | share |');
-      L.push('| --- | --- | --- |');
-      for (const a of p.areas.slice(0, 10)) L.push(`| ${a.name} | ${Math.round(a.selfMs)} | ${(a.share * 100).toFixed(1)} % |`);
-      L.push('');
-      L.push('| Function (self time) | ms | share |');
-      L.push('| --- | --- | --- |');
-      for (const f of p.functions.slice(0, 12)) L.push(`| \`${f.name}\` | ${Math.round(f.selfMs)} | ${(f.share * 100).toFixed(1)} % |`);
-      L.push('');
-    }
+    L.push(
+      `Both gateways profiled while serving ${full.capability} closed loop: full ${Math.round(full.rps)} req/s (${Math.round(full.busyMs)} ms busy for ${full.requests.toLocaleString('en-US')} requests = ${Math.round((full.busyMs * 1000) / full.requests)} µs per request), checks off ${Math.round(off.rps)} req/s (${Math.round((off.busyMs * 1000) / off.requests)} µs per request). CPU time per request by the code that caused it (the nearest package or service-code frame on the stack, so a socket write issued by ioredis counts for ioredis):`,
+    );
+    L.push('');
+    L.push('| Caused by | full, µs per request | checks off, µs per request | difference |');
+    L.push('| --- | --- | --- | --- |');
+    const names = [...new Set([...full.owners, ...off.owners].map((o) => o.name))];
+    const rows = names.map((n) => ({ n, f: us(full, n), o: us(off, n) })).sort((a, b) => Math.max(b.f, b.o) - Math.max(a.f, a.o));
+    for (const row of rows.slice(0, 14)) L.push(`| ${row.n} | ${Math.round(row.f)} | ${Math.round(row.o)} | ${row.f - row.o >= 0 ? '+' : ''}${Math.round(row.f - row.o)} |`);
+    L.push(`| **all** | **${Math.round((full.busyMs * 1000) / full.requests)}** | **${Math.round((off.busyMs * 1000) / off.requests)}** | **+${Math.round((full.busyMs * 1000) / full.requests - (off.busyMs * 1000) / off.requests)}** |`);
+    L.push('');
+    L.push('Heaviest functions of the full gateway (self time):');
+    L.push('');
+    L.push('| Function | µs per request | share |');
+    L.push('| --- | --- | --- |');
+    for (const f of full.functions.slice(0, 12)) L.push(`| \`${f.name}\` | ${Math.round((f.selfMs * 1000) / full.requests)} | ${(f.share * 100).toFixed(1)} % |`);
+    L.push('');
   }
 
   if (r.notes.length > 0) {
@@ -378,10 +412,14 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   attributed to it. A statement counts as *on the request path* unless it is one of the gateway's
   two background timers: the once-a-second \`record_versions\` read (for refusal envelopes) and the
   batched \`usage_log\` insert (one statement per up to 500 requests, never awaited by a request).
-- **3. Record size.** resolve_product cycles through real brand + product names and aliases,
-  get_product_record through real product ids, list_signal_changes through the newest page and
-  per-product and per-brand filters, all sampled from the Record under test; the same request shapes
-  run against the demo Record and the generated one, each with its own services and gateway.
+- **3. Record size.** resolve_product cycles through real "brand + product name" identifiers and
+  aliases, get_product_record through real product ids, list_signal_changes through the newest page
+  and per-product and per-brand filters, all sampled from the Record under test (fixed hash order).
+  A second stack (record, signals, gateway) runs on the generated Record beside the demo stack, and
+  the two Records are measured alternately, capability by capability, so both meet the same machine
+  conditions. Before the loaded runs every distinct request is sent once, one at a time: that warms
+  both Records the same way and gives the unloaded latency and the kind of answer (supported,
+  ambiguous, …) per request shape, so a ratio can be read for what it compares.
 - **4. MCP.** \`POST /mcp\` with a JSON-RPC \`tools/call\` of \`products.resolve\` (headers
   \`Accept: application/json, text/event-stream\`, \`MCP-Protocol-Version: 2025-06-18\`) against
   \`POST /api/v1/products/resolve\` with the same identifier and key. First both run closed loop
