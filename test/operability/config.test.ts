@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { ServiceName } from '../support/stack';
+import { startProcess } from './support';
+
+/**
+ * Every entrypoint validates its environment before it connects to
+ * anything, and a bad or missing variable stops it at once with a message
+ * naming that variable: no stack trace, and never the value (a URL may
+ * carry a password).
+ */
+const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
+  gateway: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
+  record: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+  signals: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CURSOR_SECRET: 'x'.repeat(40) },
+  ledger: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+  watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
+  mcp: {},
+  'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
+};
+
+const SECRET = 'hunter2-do-not-print';
+
+/** [service, what is wrong, the environment's changes, the variable the message must name] */
+const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
+  ['gateway', 'REDIS_URL missing', { REDIS_URL: undefined }, 'REDIS_URL: required, but not set'],
+  ['gateway', 'GATEWAY_PORT not a port', { GATEWAY_PORT: '80800' }, 'GATEWAY_PORT'],
+  ['record', 'DATABASE_URL missing', { DATABASE_URL: undefined }, 'DATABASE_URL: required, but not set'],
+  ['signals', 'CURSOR_SECRET too short', { CURSOR_SECRET: 'short' }, 'CURSOR_SECRET: at least 32 characters'],
+  ['ledger', 'DATABASE_URL not Postgres', { DATABASE_URL: `mysql://root:${SECRET}@db/ledger` }, 'DATABASE_URL: must be a postgres:// URL'],
+  ['watch', 'NATS_URL missing', { NATS_URL: undefined }, 'NATS_URL: required, but not set'],
+  ['mcp', 'MCP_ALLOWED_HOSTS malformed', { MCP_ALLOWED_HOSTS: 'https://example.com/mcp' }, 'MCP_ALLOWED_HOSTS'],
+  ['email-worker', 'SMTP_URL not SMTP', { SMTP_URL: `http://user:${SECRET}@mail.example` }, 'SMTP_URL: must be an smtp:// or smtps:// URL'],
+  ['record', 'SHUTDOWN_GRACE_MS negative', { SHUTDOWN_GRACE_MS: '-5' }, 'SHUTDOWN_GRACE_MS'],
+  ['watch', 'LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ['mcp', 'OTEL_EXPORTER_OTLP_ENDPOINT not a URL', { OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+  ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
+];
+
+describe('start-up configuration', () => {
+  it.concurrent.each(cases)('%s with %s exits non-zero naming the variable', async (service, _what, change, expected) => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: '0', ...valid[service], ...change };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const proc = startProcess(service, env);
+    const { code } = await proc.exited;
+    const output = proc.lines.join('\n');
+    expect(code, output).toBe(1);
+    expect(output).toContain(`${service}: invalid configuration:`);
+    expect(output).toContain(expected);
+    expect(output).not.toContain(SECRET);
+    // One message, not a stack trace.
+    expect(output).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
