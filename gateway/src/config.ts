@@ -44,6 +44,7 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   /** OTLP/HTTP base URL; unset: spans are not exported (trace context still propagates). */
   otelEndpoint?: string | undefined;
+  otelExportDelayMs?: number;
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -62,6 +63,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelExportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
   };
 }
 

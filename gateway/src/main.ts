@@ -11,7 +11,7 @@ if (!config.checks) {
   log.warn('* window, budget, validation or extraction score. BENCHMARK ONLY.        *');
   log.warn('*************************************************************************');
 }
-initTracing({ service: 'gateway', endpoint: config.otelEndpoint, log });
+initTracing({ service: 'gateway', endpoint: config.otelEndpoint, exportDelayMs: config.otelExportDelayMs, log });
 const gateway = await createGateway({ config, log });
 const running = await startService(gateway.app, { port: config.port, log, graceMs: config.shutdownGraceMs, onShutdown: gateway.close });
 // An upstream slower than its deadline is answered with 500 long before these.

@@ -6,7 +6,7 @@ import { startEmailWorker } from './worker';
 
 const config = configOrExit('email-worker', () => loadEmailWorkerConfig());
 const log = createLogger('email-worker', config.LOG_LEVEL);
-initTracing({ service: 'email-worker', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'email-worker', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('email-worker').dependsOn('postgres', 'nats', 'smtp');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2, metrics });
 const nc = await connectNats(config.NATS_URL, 'email-worker');

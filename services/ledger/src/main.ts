@@ -4,7 +4,7 @@ import { loadLedgerConfig } from './config';
 
 const config = configOrExit('ledger', () => loadLedgerConfig());
 const log = createLogger('ledger', config.LOG_LEVEL);
-initTracing({ service: 'ledger', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'ledger', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('ledger').dependsOn('postgres');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, metrics });
 

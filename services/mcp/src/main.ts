@@ -8,7 +8,7 @@ import { loadMcpConfig } from './config';
  */
 const config = configOrExit('mcp', () => loadMcpConfig());
 const log = createLogger('mcp', config.LOG_LEVEL);
-initTracing({ service: 'mcp', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'mcp', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const mcp = createMcpApp(config, { log });
 
 await startService(mcp.app, {

@@ -42,6 +42,8 @@ export const baseEnv = {
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** OTLP/HTTP base URL (e.g. http://otel-collector:4318); unset: no spans are exported (trace context still propagates). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** Milliseconds between two span exports (the OpenTelemetry variable of the same name). */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(10).max(60_000).default(5_000),
 };
 
 export const env = {

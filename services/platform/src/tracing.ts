@@ -53,13 +53,13 @@ export function otlpTracesUrl(endpoint: string): string {
  * Registers the W3C propagator and, only when `endpoint` is set, a tracer
  * provider exporting spans over OTLP/HTTP. Call once at start-up.
  */
-export function initTracing(opts: { service: string; endpoint?: string | undefined; log?: Logger }): Tracing {
+export function initTracing(opts: { service: string; endpoint?: string | undefined; exportDelayMs?: number; log?: Logger }): Tracing {
   propagation.setGlobalPropagator(propagator);
   if (!opts.endpoint) return { exporting: false, shutdown: shutdownTracing };
   if (!provider) {
     provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': `evidence-record-${opts.service}`, 'service.namespace': 'evidence-record' }),
-      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: otlpTracesUrl(opts.endpoint) }) })],
+      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: otlpTracesUrl(opts.endpoint) }), scheduledDelayMillis: opts.exportDelayMs ?? 5_000 })],
     });
     trace.setGlobalTracerProvider(provider);
   }

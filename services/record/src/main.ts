@@ -5,7 +5,7 @@ import { loadRecordConfig } from './config';
 /** Entrypoint: configuration from the environment, one Postgres pool, graceful shutdown on SIGTERM/SIGINT. */
 const config = configOrExit('record', () => loadRecordConfig());
 const log = createLogger('record', config.LOG_LEVEL);
-initTracing({ service: 'record', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'record', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('record').dependsOn('postgres');
 const pool = createPool(config.DATABASE_URL, {
   max: config.DB_POOL_MAX,

@@ -5,7 +5,7 @@ import { OutboxRelay } from './outbox/relay';
 
 const config = configOrExit('signals', () => loadSignalsConfig());
 const log = createLogger('signals', config.LOG_LEVEL);
-initTracing({ service: 'signals', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'signals', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('signals').dependsOn('postgres', 'nats');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics });
 

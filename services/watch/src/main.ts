@@ -5,7 +5,7 @@ import { startSignalFanout } from './fanout/start';
 
 const config = configOrExit('watch', () => loadWatchConfig());
 const log = createLogger('watch', config.LOG_LEVEL);
-initTracing({ service: 'watch', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, log });
+initTracing({ service: 'watch', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('watch').dependsOn('postgres', 'nats');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'watch', statementTimeoutMs: 15_000, metrics });
 const nc = await connectNats(config.NATS_URL, 'watch');
