@@ -1,4 +1,4 @@
-import { Events, connect, type NatsConnection } from 'nats';
+import { Events, NatsError, connect, type NatsConnection } from 'nats';
 import { ensureStreams, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
 import { pendingCount } from '../queries/outbox';
@@ -82,6 +82,7 @@ export class OutboxRelay {
       void this.watchStatus(nc);
       this.schedule(0);
     } catch (err) {
+      this.opts.metrics.dependencyErrors.inc({ dependency: 'nats' });
       this.lastError = String(err);
       this.setState('disconnected');
       this.opts.log.warn({ err: String(err) }, 'outbox relay cannot reach NATS; events wait in the outbox; retrying');
@@ -127,6 +128,7 @@ export class OutboxRelay {
     const result = await publishPending(this.opts.pool, nc.jetstream(), this.names!);
     this.published.inc(result.published);
     if (result.failed > 0) {
+      this.opts.metrics.dependencyErrors.inc({ dependency: 'nats' });
       this.streamsReady = false;
       this.lastError = result.last_error;
       this.opts.log.warn({ err: result.last_error, published: result.published }, 'outbox relay publish failed; will retry');
@@ -144,7 +146,8 @@ export class OutboxRelay {
     } catch (err) {
       this.streamsReady = false;
       this.lastError = err instanceof Error ? err.message : String(err);
-      this.opts.metrics.dependencyErrors.inc({ dependency: this.state === 'connected' ? 'postgres' : 'nats' });
+      // Postgres failures are counted by the pool itself.
+      if (err instanceof NatsError) this.opts.metrics.dependencyErrors.inc({ dependency: 'nats' });
       this.opts.log.warn({ err: this.lastError }, 'outbox relay tick failed; will retry');
     }
   }
