@@ -46,7 +46,7 @@ beforeAll(async () => {
   const [refused] = await openCandidates(stack, [products[2]!], 'refused', markers.refused);
   await operator(stack, 'candidate', 'refuse', String(refused), '--reviewer', 'resilience reviewer', '--note', markers.refusedNote);
   const [approved] = await openCandidates(stack, [products[3]!], 'unreleased', markers.unreleased);
-  [unreleasedSignal] = await approveCandidates(stack, [approved!], `${markers.review} (unreleased)`);
+  unreleasedSignal = (await approveCandidates(stack, [approved!], `${markers.review} (unreleased)`))[0]!;
   await send(stack.baseUrl, 'POST', '/api/v1/watch', { key: other.key, body: { product_id: products[0] } });
 }, 240_000);
 

@@ -108,7 +108,7 @@ describe('API6 business-flow abuse: copying the Record', () => {
     let since: string | null = null;
     for (let poll = 0; poll < 40; poll++) {
       let cursor: string | null = null;
-      let newest = since;
+      let newest: string | null = since;
       do {
         const params = new URLSearchParams({ limit: '25', ...(since ? { since } : {}), ...(cursor ? { cursor } : {}) });
         const r = await send(stack.baseUrl, 'GET', `/api/v1/signals?${params}`, { key: k.key });
