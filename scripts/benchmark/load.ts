@@ -34,6 +34,14 @@ export interface LoadResult {
   timeouts: number;
   /** The first non-2xx answer, for the report when a run is spoiled by refusals. */
   firstRefusal: string | null;
+  /** CPU time the measured process (a gateway) used per request, when it was measured. */
+  cpuUsPerRequest?: number | null;
+}
+
+/** One run with its raw 2xx latencies, so runs can be combined. */
+export interface LoadSample {
+  result: LoadResult;
+  latencies: number[];
 }
 
 /**
@@ -42,6 +50,10 @@ export interface LoadResult {
  * rounds to whole ones, too coarse at single-digit latencies), 2xx only.
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  return (await runLoadSample(opts)).result;
+}
+
+export async function runLoadSample(opts: LoadOptions): Promise<LoadSample> {
   let next = 0;
   const latencies: number[] = [];
   let firstRefusal: string | null = null;
@@ -72,18 +84,36 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   });
   const result = await finished;
   latencies.sort((a, b) => a - b);
-  const total = result.requests.total;
+  return { result: summarize(result.requests.total, result.duration, latencies, result.non2xx, result.errors, result.timeouts, firstRefusal), latencies };
+}
+
+/** Several runs of the same load as one: requests over total time, percentiles over every latency. */
+export function combine(samples: LoadSample[]): LoadResult {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const sum = (f: (r: LoadResult) => number) => samples.reduce((a, s) => a + f(s.result), 0);
+  return summarize(
+    sum((r) => r.requests),
+    sum((r) => r.seconds),
+    latencies,
+    sum((r) => r.non2xx),
+    sum((r) => r.errors),
+    sum((r) => r.timeouts),
+    samples.map((s) => s.result.firstRefusal).find((f) => f !== null) ?? null,
+  );
+}
+
+function summarize(requests: number, seconds: number, sorted: number[], non2xx: number, errors: number, timeouts: number, firstRefusal: string | null): LoadResult {
   return {
-    requests: total,
-    seconds: result.duration,
-    rps: total / result.duration,
-    p50: percentile(latencies, 0.5),
-    p90: percentile(latencies, 0.9),
-    p99: percentile(latencies, 0.99),
-    max: latencies.at(-1) ?? NaN,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? NaN,
+    non2xx,
+    errors,
+    timeouts,
     firstRefusal,
   };
 }

@@ -114,6 +114,14 @@ export function figures(r: BenchResults): Figure[] {
       target: `≥ ${targets.checksRatio}`,
       pass: clean(o.full) && clean(o.off) ? v >= targets.checksRatio : false,
     });
+    if (o.full.cpuUsPerRequest && o.off.cpuUsPerRequest) {
+      out.push({
+        figure: `Gateway CPU per request checks off / full, ${o.capability} (the throughput ratio when the gateway is the bottleneck)`,
+        value: `${ratio(o.off.cpuUsPerRequest / o.full.cpuUsPerRequest)} (${Math.round(o.off.cpuUsPerRequest)} / ${Math.round(o.full.cpuUsPerRequest)} µs)`,
+        target: 'information',
+        pass: null,
+      });
+    }
   }
   for (const h of r.hotPath) {
     out.push({
@@ -175,7 +183,8 @@ export function figures(r: BenchResults): Figure[] {
 
 function loadCells(r: LoadResult): string {
   const bad = r.non2xx + r.errors + r.timeouts;
-  return `${rps(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.requests.toLocaleString('en-US')} | ${bad}`;
+  const cpu = r.cpuUsPerRequest ? `${Math.round(r.cpuUsPerRequest).toLocaleString('en-US')} µs` : '—';
+  return `${rps(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${cpu} | ${r.requests.toLocaleString('en-US')} | ${bad}`;
 }
 
 export const HISTORY_START = '<!-- bench:history:start -->';
@@ -235,8 +244,8 @@ export function renderReport(r: BenchResults, history: string[]): string {
 
   L.push('## 1. Full gateway path vs. the same proxy with every check off');
   L.push('');
-  L.push('| Capability | Gateway | req/s | p50 | p99 | requests | refused/failed |');
-  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  L.push('| Capability | Gateway | req/s | p50 | p99 | gateway CPU per request | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const o of r.overhead) {
     L.push(`| ${o.capability} | full (key, windows, validation, budget, score) | ${loadCells(o.full)} |`);
     L.push(`| ${o.capability} | \`GATEWAY_CHECKS=off\` | ${loadCells(o.off)} |`);
@@ -278,8 +287,8 @@ export function renderReport(r: BenchResults, history: string[]): string {
 
   L.push(`## 3. Capabilities through the gateway: demo Record vs. the ${large}`);
   L.push('');
-  L.push('| Capability | Record | req/s | p50 | p99 | requests | refused/failed |');
-  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  L.push('| Capability | Record | req/s | p50 | p99 | service CPU per request | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const c of r.capabilities) {
     L.push(`| ${c.capability} | demo | ${loadCells(c.demo)} |`);
     L.push(`| ${c.capability} | ${r.records.large.products.toLocaleString('en-US')} products | ${loadCells(c.large)} |`);
@@ -306,8 +315,8 @@ export function renderReport(r: BenchResults, history: string[]): string {
 
   L.push('## 4. MCP `tools/call` vs. the same REST call');
   L.push('');
-  L.push('| Call | Load | req/s | p50 | p99 | requests | refused/failed |');
-  L.push('| --- | --- | --- | --- | --- | --- | --- |');
+  L.push('| Call | Load | req/s | p50 | p99 | CPU per call (every service on the path) | requests | refused/failed |');
+  L.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const m of r.mcp) {
     L.push(`| REST \`POST /api/v1/products/resolve\` | ${m.mode} | ${loadCells(m.rest)} |`);
     L.push(`| MCP \`tools/call ${m.tool}\` | ${m.mode} | ${loadCells(m.mcp)} |`);
@@ -390,10 +399,15 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   to every plan: more than 40 distinct resolve identifiers per key and day would score, so the
   resolve rows spread their identifiers over several keys of one organisation (≤ 40 each), and no
   row asks for an id that does not exist.
-- **Load.** autocannon (programmatic), closed loop with a fixed number of connections, a warm-up
-  run whose figures are discarded, then the measured run. Latency percentiles are computed from
-  every 2xx response time in fractional milliseconds (autocannon's own histogram rounds to whole
-  ones). A row with any non-2xx answer, error or timeout fails its target: refusals are not speed.
+- **Load.** autocannon (programmatic), closed loop with a fixed number of connections. Every figure
+  is a comparison of two sides (full/off gateway, demo/large Record, REST/MCP): both get a warm-up
+  run whose figures are discarded, then they are measured in slices A, B, B, A (half the measuring
+  time each), so a change in the machine's background load falls on both sides alike. Latency
+  percentiles are computed from every 2xx response time in fractional milliseconds (autocannon's own
+  histogram rounds to whole ones). A row with any non-2xx answer, error or timeout fails its target:
+  refusals are not speed. *CPU per request* is the user + system CPU time the named processes used
+  during the slices (from \`/proc/<pid>/stat\`) divided by the requests served: it is what a
+  request costs a service, whatever else runs on the machine.
 - **1. Checks off.** A second gateway process runs with \`GATEWAY_CHECKS=off\` (refused under
   \`NODE_ENV=production\`, so it runs with \`NODE_ENV=benchmark\`): the same proxy code path — request
   id, body read, upstream call over the same keep-alive agent, buffered answer — without key lookup,

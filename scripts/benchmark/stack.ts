@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -115,19 +115,36 @@ export class BenchStack {
     if (this.opts.backends.includes('mcp')) await this.startProcess('mcp', 'mcp');
   }
 
-  /** A further replica of a bundle under its own name (e.g. a second email worker on the same durable consumer). */
-  async startProcess(name: string, bundle: Bundle, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<void> {
+  /**
+   * A further replica of a bundle under its own name (e.g. a second email worker on the same
+   * durable consumer). `entry` runs another build of it instead (an A/B comparison of a change).
+   */
+  async startProcess(name: string, bundle: Bundle, extraEnv: Record<string, string> = {}, nodeArgs: string[] = [], entry = `dist/${bundle}.mjs`): Promise<void> {
     const port = this.ports.get(name) ?? (await freePort());
     this.ports.set(name, port);
     const logFile = join(this.opts.logDir, `${this.opts.label}-${name}.log`);
     const fd = openSync(logFile, 'w');
-    const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', `dist/${bundle}.mjs`], {
+    const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', entry], {
       env: { ...this.env, PORT: String(port), GATEWAY_PORT: String(port), ...extraEnv },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
     this.running.set(name, { child, port, logFile });
     await waitReady(name, port, child, logFile);
+  }
+
+  /** CPU seconds (user + system) a process has used so far, from /proc; null where /proc is not available. */
+  cpuSeconds(name: string): number | null {
+    const pid = this.running.get(name)?.child.pid;
+    if (!pid) return null;
+    try {
+      // Fields after the parenthesised command name: state is 3rd, utime 14th, stime 15th (clock ticks of 1/100 s on Linux).
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return null;
+    }
   }
 
   async stopProcess(name: string): Promise<void> {
