@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import pg from 'pg';
 
 const exec = promisify(execFile);
@@ -38,6 +39,35 @@ export function fingerprint(paths: string[]): string {
   };
   for (const p of paths) walk(p);
   return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * The fingerprint of what builds a database: every workspace source file the
+ * entry point imports, however indirectly (esbuild's dependency graph), plus
+ * the given files and directories (the migrations). Third-party packages
+ * are left out; the lockfile stands for them.
+ */
+export async function sourceFingerprint(entries: string[], extra: string[]): Promise<string> {
+  const result = await build({
+    entryPoints: entries,
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    outdir: 'unused',
+    plugins: [
+      {
+        name: 'third-party-external',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@evidence-record/') ? undefined : { path: args.path, external: true }));
+        },
+      },
+    ],
+  });
+  const inputs = Object.keys(result.metafile!.inputs).filter((p) => !p.includes('node_modules/'));
+  return fingerprint([...inputs.sort(), ...extra, 'package-lock.json']);
 }
 
 async function comment(name: string): Promise<string | null> {

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import pg from 'pg';
 import { streamNames } from '@evidence-record/contract';
-import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, databaseUrl, dropDatabase, fingerprint } from './databases';
+import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, databaseUrl, dropDatabase, sourceFingerprint } from './databases';
 import { AlertSink, drainAlerts, insertWatchers, measureFanout, type FanoutResult } from './fanout';
 import { combine, runLoad, runLoadSample, type LoadResult, type LoadSample, type RequestTemplate } from './load';
 import { PgCounter } from './pg-counter';
@@ -405,11 +405,16 @@ const results: BenchResults = {
 try {
   // Databases: cached templates, fresh copies for this run.
   const migrations = 'services/platform/migrations';
-  const demoTpl = await cachedDatabase('er_bench_tpl_demo', fingerprint([migrations, 'scripts/demo-record', 'scripts/seed-demo.ts']), buildDemoRecord, log);
+  const demoTpl = await cachedDatabase('er_bench_tpl_demo', await sourceFingerprint(['scripts/migrate.ts', 'scripts/seed-demo.ts'], [migrations]), buildDemoRecord, log);
   const largeName = `er_bench_${LARGE.products >= 1000 ? `${Math.round(LARGE.products / 1000)}k` : LARGE.products}`;
   const largeTpl = flags['skip-large']
     ? null
-    : await cachedDatabase(largeName, `${fingerprint([migrations, 'scripts/demo-record', 'scripts/generate-record.ts'])}-${LARGE.products}-${LARGE.signals}`, buildGeneratedRecord(LARGE.products, LARGE.signals), log);
+    : await cachedDatabase(
+        largeName,
+        `${await sourceFingerprint(['scripts/migrate.ts', 'scripts/generate-record.ts'], [migrations])}-${LARGE.products}-${LARGE.signals}`,
+        buildGeneratedRecord(LARGE.products, LARGE.signals),
+        log,
+      );
   cacheBuildMs = (demoTpl.seconds + (largeTpl?.seconds ?? 0)) * 1000;
   if (largeTpl) {
     log(largeTpl.reused ? `${largeName}: reused (sources unchanged)` : `${largeName}: generated in ${largeTpl.seconds.toFixed(0)} s`);

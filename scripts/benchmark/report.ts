@@ -391,8 +391,9 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
 
 - **Databases.** \`er_bench_tpl_demo\` (migrated + demo seed) and \`er_bench_100k\` (migrated +
   \`scripts/generate-record.ts --products 100000 --signals 500000\`, then \`VACUUM ANALYZE\`) are built
-  once and kept; each carries a fingerprint of the migrations and generator sources as its database
-  comment and is rebuilt only when those change. Every run works on fresh copies (\`er_bench_demo\`,
+  once and kept; each carries a fingerprint of what built it (every workspace source file the seed or
+  generator imports, found with esbuild's dependency graph, plus the migrations and the lockfile) as
+  its database comment and is rebuilt only when that changes. Every run works on fresh copies (\`er_bench_demo\`,
   \`er_bench_100k_run\`, \`CREATE DATABASE … TEMPLATE … STRATEGY = FILE_COPY\`).
 - **Keys** come from the operator CLI (\`node dist/admin.mjs org create / account create / key issue\`)
   on the \`demo\` plan, whose windows and budgets are out of reach. The extraction score still applies
