@@ -15,7 +15,7 @@ import { probeShapes } from './probe';
 import { summarizeProfile } from './profile';
 import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
-import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type GatewayProfile, type McpComparison, type OverheadRow, type RecordSize } from './report';
+import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
 
 /**
@@ -345,31 +345,38 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Both gateways again, each as its own profiled process, under the same closed-loop load. */
-async function profileGateways(stack: BenchStack, capability: string, requests: RequestTemplate[], directDatabaseUrl: string): Promise<GatewayProfile[]> {
-  const out: GatewayProfile[] = [];
-  const runs: Array<{ name: string; gateway: GatewayProfile['gateway']; env: Record<string, string> }> = [
-    { name: 'gateway-prof', gateway: 'full', env: { DATABASE_URL: directDatabaseUrl } },
-    { name: 'gateway-off-prof', gateway: 'checks off', env: { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' } },
-  ];
-  for (const run of runs) {
-    const file = `${run.name}.cpuprofile`;
-    await stack.startProcess(run.name, 'gateway', run.env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
-    const url = stack.url(run.name);
-    const warm = await runLoad({ url, requests, connections: settings.connections, seconds: settings.warmupSeconds });
-    const r = await runLoad({ url, requests, connections: settings.connections, seconds: settings.seconds });
-    await stack.stopProcess(run.name);
-    const path = join(profileDir, file);
-    for (let i = 0; i < 50 && !existsSync(path); i++) await sleep(100);
-    if (!existsSync(path)) {
-      notes.push(`no CPU profile was written for ${run.name}`);
-      continue;
-    }
-    const s = summarizeProfile(path, 20);
-    out.push({ gateway: run.gateway, capability, requests: warm.requests + r.requests, rps: r.rps, busyMs: s.busyMs, functions: s.functions, owners: s.owners });
-    log(`profile of the ${run.gateway} gateway: ${path} (${Math.round((s.busyMs * 1000) / (warm.requests + r.requests))} µs CPU per request)`);
+/**
+ * One service process run under --cpu-prof while it serves a closed-loop
+ * load, then stopped (V8 writes the profile on exit) and summarised; its CPU
+ * per request is read from /proc over the measured run.
+ */
+async function profileProcess(opts: {
+  stack: BenchStack;
+  name: string;
+  bundle: Bundle;
+  env: Record<string, string>;
+  label: string;
+  load: string;
+  url: () => string;
+  requests: RequestTemplate[];
+}): Promise<ServiceProfile | null> {
+  const file = `${opts.name}-${Date.now()}.cpuprofile`;
+  await opts.stack.startProcess(opts.name, opts.bundle, opts.env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
+  await runLoad({ url: opts.url(), requests: opts.requests, connections: settings.connections, seconds: settings.warmupSeconds });
+  const c0 = opts.stack.cpuSeconds(opts.name);
+  const r = await runLoad({ url: opts.url(), requests: opts.requests, connections: settings.connections, seconds: settings.seconds });
+  const c1 = opts.stack.cpuSeconds(opts.name);
+  await opts.stack.stopProcess(opts.name);
+  const path = join(profileDir, file);
+  for (let i = 0; i < 50 && !existsSync(path); i++) await sleep(100);
+  if (!existsSync(path)) {
+    notes.push(`no CPU profile was written for ${opts.label}`);
+    return null;
   }
-  return out;
+  const s = summarizeProfile(path, 20);
+  const cpuUsPerRequest = c0 === null || c1 === null ? null : ((c1 - c0) * 1e6) / r.requests;
+  log(`profile of ${opts.label}: ${path} (${cpuUsPerRequest === null ? '?' : Math.round(cpuUsPerRequest)} µs CPU per request)`);
+  return { process: opts.label, load: opts.load, rps: r.rps, cpuUsPerRequest, functions: s.functions, owners: s.owners };
 }
 
 // ---------------------------------------------------------------- the run
@@ -391,7 +398,7 @@ const results: BenchResults = {
   machine,
   settings,
   records: { demo: { database: 'er_bench_demo', products: 0, signals: 0 }, large: { database: '', products: 0, signals: 0, reused: false, buildSeconds: 0 } },
-  idle: { seconds: 0, redisCommands: 0, pgStatements: 0 },
+  idle: { seconds: 0, redisCommands: 0, redisByCommand: {}, pgStatements: 0 },
   overhead: [],
   hotPath: [],
   capabilities: [],
@@ -506,7 +513,7 @@ try {
   const pi1 = counter.snapshot();
   const idleRedis = [...diffCounts(ri0, ri1).values()].reduce((a, b) => a + b, 0);
   const idlePg = [...diffCounts(pi0, pi1).values()].reduce((a, b) => a + b, 0);
-  results.idle = { seconds: idleSeconds, redisCommands: idleRedis, pgStatements: idlePg };
+  results.idle = { seconds: idleSeconds, redisCommands: idleRedis, redisByCommand: Object.fromEntries(diffCounts(ri0, ri1)), pgStatements: idlePg };
   const countedCases: Array<[string, RequestTemplate[]]> = [
     ['get_record_version', versionRequests(demoKeys.main)],
     ['resolve_product', fixedResolve],
@@ -573,12 +580,27 @@ try {
   log(`4. ${fixed.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
   results.mcp.push({ tool: 'products.resolve', mode: fixed.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
 
-  // Profiles when the checks cost more than the target allows (or when asked).
+  // Profiles when a target is missed (or when asked): both gateways for the checks, the MCP service for MCP.
   const missed = results.overhead.filter((o) => o.full.rps / o.off.rps < targets.checksRatio);
   if (flags.profile || missed.length > 0) {
-    const worst = missed.sort((a, b) => a.full.rps / a.off.rps - b.full.rps / b.off.rps)[0] ?? results.overhead[0]!;
+    const worst = [...missed].sort((a, b) => a.full.rps / a.off.rps - b.full.rps / b.off.rps)[0] ?? results.overhead[0]!;
     log(`profiling both gateways on ${worst.capability} (${flags.profile ? 'asked for' : 'the throughput ratio missed its target'})`);
-    results.profiles = await profileGateways(demo, worst.capability, overheadCases.find(([c]) => c === worst.capability)![1], demoUrl);
+    const requests = overheadCases.find(([c]) => c === worst.capability)![1];
+    for (const [name, label, env] of [
+      ['gateway-prof', 'gateway (full)', { DATABASE_URL: demoUrl }],
+      ['gateway-off-prof', 'gateway (checks off)', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' }],
+    ] as Array<[string, string, Record<string, string>]>) {
+      const p = await profileProcess({ stack: demo, name, bundle: 'gateway', env, label, load: `${worst.capability}, closed loop`, url: () => demo.url(name), requests });
+      if (p) results.profiles.push(p);
+    }
+  }
+  if (flags.profile || mcp1.p50 / rest1.p50 > targets.mcpLatencyRatio || mcp1.p99 / rest1.p99 > targets.mcpLatencyRatio) {
+    log('profiling the MCP service (MCP/REST latency missed its target)');
+    // The same process name and port, so the gateway's MCP upstream does not change.
+    await demo.stopProcess('mcp');
+    const p = await profileProcess({ stack: demo, name: 'mcp', bundle: 'mcp', env: {}, label: 'mcp', load: 'tools/call products.resolve through the gateway, closed loop', url: () => demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier) });
+    if (p) results.profiles.push(p);
+    await demo.startProcess('mcp', 'mcp');
   }
 
   // 5. Alert fan-out.

@@ -24,7 +24,7 @@ function results(over: Partial<BenchResults> = {}): BenchResults {
     machine: { nproc: 2, cpu: 'test CPU', memoryGb: 8, node: 'v20', os: 'Linux', loadBefore: [0.1, 0.2, 0.3], loadAfter: [1, 1, 1] },
     settings: { seconds: 10, warmupSeconds: 2, connections: 16, countedRequests: 3000, mcpRate: 100 },
     records: { demo: { database: 'er_bench_demo', products: 44, signals: 60 }, large: { database: 'er_bench_100k', products: 100000, signals: 500000, reused: true, buildSeconds: 0 } },
-    idle: { seconds: 5, redisCommands: 0, pgStatements: 5 },
+    idle: { seconds: 5, redisCommands: 0, redisByCommand: {}, pgStatements: 5 },
     overhead: [{ capability: 'resolve_product', full: load(900, 10, 30), off: load(1000, 9, 25) }],
     hotPath: [
       {

@@ -51,13 +51,14 @@ export interface McpComparison {
   mcp: LoadResult;
 }
 
-export interface GatewayProfile {
-  gateway: 'full' | 'checks off';
-  capability: string;
-  /** Requests served while the profile ran (warm-up and measured run). */
-  requests: number;
+export interface ServiceProfile {
+  /** 'gateway (full)', 'gateway (checks off)', 'mcp'. */
+  process: string;
+  /** What load it served while profiled. */
+  load: string;
   rps: number;
-  busyMs: number;
+  /** CPU time per request from /proc over the profiled load; the profile's shares split it. */
+  cpuUsPerRequest: number | null;
   functions: HotSpot[];
   owners: HotSpot[];
 }
@@ -69,13 +70,13 @@ export interface BenchResults {
   machine: { nproc: number; cpu: string; memoryGb: number; node: string; os: string; loadBefore: number[]; loadAfter: number[] };
   settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number };
   records: { demo: RecordSize; large: RecordSize & { reused: boolean; buildSeconds: number } };
-  idle: { seconds: number; redisCommands: number; pgStatements: number };
+  idle: { seconds: number; redisCommands: number; redisByCommand: Record<string, number>; pgStatements: number };
   overhead: OverheadRow[];
   hotPath: HotPathRow[];
   capabilities: CapabilityRow[];
   mcp: McpComparison[];
   fanout: FanoutResult[];
-  profiles: GatewayProfile[];
+  profiles: ServiceProfile[];
   notes: string[];
   totalSeconds: number;
 }
@@ -264,7 +265,8 @@ export function renderReport(r: BenchResults, history: string[]): string {
     L.push(`| ${h.capability} | ${h.requests.toLocaleString('en-US')} | ${h.redisPerRequest.toFixed(2)} | ${cmds || '—'} | ${h.redisExecutedPerRequest.toFixed(1)} | ${h.pgAwaitedPerRequest.toFixed(3)} | ${h.pgAllPerRequest.toFixed(4)} |`);
   }
   L.push('');
-  L.push(`Idle baseline over ${r.idle.seconds} s with the gateway up and no requests: ${r.idle.redisCommands} Redis commands, ${r.idle.pgStatements} Postgres statements (subtracted from the Redis figures; the Postgres statements are attributed by their text below).`);
+  const idleCommands = Object.entries(r.idle.redisByCommand).map(([c, n]) => `${c} ${n}`).join(', ');
+  L.push(`Idle baseline over ${r.idle.seconds} s with the gateway up and no requests: ${r.idle.redisCommands} Redis commands${idleCommands ? ` (${idleCommands})` : ''}, ${r.idle.pgStatements} Postgres statements (the Redis ones are subtracted from the figures above; the Postgres statements are attributed by their text below).`);
   L.push('');
   const statements = new Map<string, { count: number; background: boolean }>();
   for (const h of r.hotPath) {
@@ -335,28 +337,48 @@ export function renderReport(r: BenchResults, history: string[]): string {
   L.push('Times are from the start of `signal release` (operator CLI) to the event named.');
   L.push('');
 
-  const full = r.profiles.find((p) => p.gateway === 'full');
-  const off = r.profiles.find((p) => p.gateway === 'checks off');
+  const full = r.profiles.find((p) => p.process === 'gateway (full)');
+  const off = r.profiles.find((p) => p.process === 'gateway (checks off)');
+  // A profile samples wall time while the thread is not idle, so its shares split the CPU time /proc measured.
+  const us = (p: ServiceProfile, share: number) => (p.cpuUsPerRequest ? share * p.cpuUsPerRequest : NaN);
+  const usCell = (v: number) => (Number.isFinite(v) ? String(Math.round(v)) : 'n/a');
   if (full && off) {
-    const us = (p: GatewayProfile, name: string) => ((p.owners.find((o) => o.name === name)?.selfMs ?? 0) * 1000) / p.requests;
+    const shareOf = (p: ServiceProfile, name: string) => p.owners.find((o) => o.name === name)?.share ?? 0;
     L.push('## Where the gateway spends its CPU (node --cpu-prof)');
     L.push('');
     L.push(
-      `Both gateways profiled while serving ${full.capability} closed loop: full ${Math.round(full.rps)} req/s (${Math.round(full.busyMs)} ms busy for ${full.requests.toLocaleString('en-US')} requests = ${Math.round((full.busyMs * 1000) / full.requests)} µs per request), checks off ${Math.round(off.rps)} req/s (${Math.round((off.busyMs * 1000) / off.requests)} µs per request). CPU time per request by the code that caused it (the nearest package or service-code frame on the stack, so a socket write issued by ioredis counts for ioredis):`,
+      `Both gateways profiled as separate processes while serving ${full.load}: full ${rps(full.rps)} req/s at ${usCell(full.cpuUsPerRequest ?? NaN)} µs CPU per request, checks off ${rps(off.rps)} req/s at ${usCell(off.cpuUsPerRequest ?? NaN)} µs. Each profile's shares split its process's CPU per request by the code that caused the work: the nearest package or service-code frame on the stack, so a socket write issued by ioredis counts for ioredis, not for node's \`writev\`.`,
     );
     L.push('');
-    L.push('| Caused by | full, µs per request | checks off, µs per request | difference |');
+    L.push('| Caused by | full: share, µs per request | checks off: share, µs per request | difference, µs |');
     L.push('| --- | --- | --- | --- |');
     const names = [...new Set([...full.owners, ...off.owners].map((o) => o.name))];
-    const rows = names.map((n) => ({ n, f: us(full, n), o: us(off, n) })).sort((a, b) => Math.max(b.f, b.o) - Math.max(a.f, a.o));
-    for (const row of rows.slice(0, 14)) L.push(`| ${row.n} | ${Math.round(row.f)} | ${Math.round(row.o)} | ${row.f - row.o >= 0 ? '+' : ''}${Math.round(row.f - row.o)} |`);
-    L.push(`| **all** | **${Math.round((full.busyMs * 1000) / full.requests)}** | **${Math.round((off.busyMs * 1000) / off.requests)}** | **+${Math.round((full.busyMs * 1000) / full.requests - (off.busyMs * 1000) / off.requests)}** |`);
+    const rows = names
+      .map((n) => ({ n, fs: shareOf(full, n), os: shareOf(off, n) }))
+      .map((x) => ({ ...x, f: us(full, x.fs), o: us(off, x.os) }))
+      .sort((a, b) => Math.max(b.f, b.o) - Math.max(a.f, a.o));
+    for (const x of rows.slice(0, 12)) {
+      L.push(`| ${x.n} | ${(x.fs * 100).toFixed(1)} %, ${usCell(x.f)} | ${(x.os * 100).toFixed(1)} %, ${usCell(x.o)} | ${x.f - x.o >= 0 ? '+' : ''}${usCell(x.f - x.o)} |`);
+    }
     L.push('');
-    L.push('Heaviest functions of the full gateway (self time):');
+  }
+  for (const p of r.profiles) {
+    if (p === off) continue;
+    if (p !== full) {
+      L.push(`## Where the ${p.process} service spends its CPU (node --cpu-prof)`);
+      L.push('');
+      L.push(`Profiled while serving ${p.load} at ${rps(p.rps)} calls/s, ${usCell(p.cpuUsPerRequest ?? NaN)} µs CPU per call. By the code that caused the work:`);
+      L.push('');
+      L.push('| Caused by | share | µs per call |');
+      L.push('| --- | --- | --- |');
+      for (const o of p.owners.slice(0, 12)) L.push(`| ${o.name} | ${(o.share * 100).toFixed(1)} % | ${usCell(us(p, o.share))} |`);
+      L.push('');
+    }
+    L.push(`Heaviest functions of the ${p.process} process (self time):`);
     L.push('');
-    L.push('| Function | µs per request | share |');
+    L.push('| Function | share | µs per request |');
     L.push('| --- | --- | --- |');
-    for (const f of full.functions.slice(0, 12)) L.push(`| \`${f.name}\` | ${Math.round((f.selfMs * 1000) / full.requests)} | ${(f.share * 100).toFixed(1)} % |`);
+    for (const f of p.functions.slice(0, 12)) L.push(`| \`${f.name}\` | ${(f.share * 100).toFixed(1)} % | ${usCell(us(p, f.share))} |`);
     L.push('');
   }
 
