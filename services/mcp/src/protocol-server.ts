@@ -72,8 +72,10 @@ export function buildProtocolServer(ctx: ToolCallContext, deps: ProtocolDeps): S
     refuseCursor(request.params);
     return { tools: deps.catalogue.listed };
   });
-  // The SDK wraps tools/call itself: it checks name/arguments (-32602) and the result's shape.
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params, ctx, deps));
+  // Through handle() like the other methods: registered with the SDK's own schema, a malformed name or
+  // arguments (null, an array) failed the SDK's parse before its -32602 check and came back -32603.
+  // The SDK still checks name/arguments (-32602) and the result's shape.
+  handle(server, CallToolRequestSchema, (request) => callTool(request.params, ctx, deps));
   handle(server, ListResourcesRequestSchema, (request) => {
     refuseCursor(request.params);
     return { resources: [] };
