@@ -39,14 +39,19 @@ const CONCURRENCY = 16;
 const capabilityNames = new Set<string>(capabilityList.map((c) => c.name));
 
 beforeAll(async () => {
-  stack = await startStack('fuzz', { services: ['record', 'signals', 'ledger', 'watch', 'gateway'] });
+  stack = await startStack('fuzz', { services: ['record', 'signals', 'ledger', 'watch', 'mcp', 'gateway'] });
   const config = loadGatewayConfig({ ...stack.env, LOG_LEVEL: 'silent' });
   gateway = await createGateway({ config, scoring: { refuse_at: 1e15, suspend_at: 1e15 } });
   server = await new Promise<Server>((resolve) => {
     const s = gateway.app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // As the gateway's entrypoint sets them (platform startService): an idle keep-alive connection is not
+  // closed under a client about to reuse it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   caller = await customer(stack, { plan: 'demo', scopes, account: true });
+  const mcpCaller = await customer(stack, { plan: 'demo', scopes, account: true });
 
   const ids = async (sql: string) => (await query<{ id: string }>(stack, sql)).map((r) => r.id);
   const feed = await send(baseUrl, 'GET', '/api/v1/signals?limit=1', { key: caller.key });
@@ -62,6 +67,8 @@ beforeAll(async () => {
     feedCursor: feed.body.next_cursor,
     snapshotCursor: snapshot.body.next_cursor,
     key: caller.key,
+    mcpKey: mcpCaller.key,
+    mcpHost: `127.0.0.1:${stack.ports.gateway}`,
   };
   before = await recordFingerprint(stack);
 }, 240_000);
@@ -85,6 +92,7 @@ function problems(c: FuzzCase, r: Reply): string[] {
     if (h === 'x-budget-entities' || h.startsWith('x-er-') || h === 'x-powered-by') out.push(`internal header ${h} leaked`);
   }
   if (stackTrace.test(r.text)) out.push('stack trace or file path in the body');
+  if (c.path === '/mcp') return out.concat(mcpProblems(r));
   if (c.method === 'HEAD') return out;
   if (!/^application\/json/.test(r.headers['content-type'] ?? '')) out.push(`content-type ${r.headers['content-type']}`);
   const path = c.path.split('?')[0];
@@ -110,6 +118,34 @@ function problems(c: FuzzCase, r: Reply): string[] {
     }
   }
   if (r.requestId === null || !requestIdPattern.test(r.requestId) || r.headers['x-request-id'] !== r.requestId) out.push('request id missing or not the header');
+  return out;
+}
+
+/**
+ * `/mcp` answers JSON-RPC (decision 0600): a JSON-RPC response or batch, or an HTTP refusal (the
+ * gateway's envelope before the MCP service is reached, a JSON-RPC error after), or nothing for a
+ * notification. A tool whose REST call hit a server fault would hide a 5xx inside a 200.
+ */
+function mcpProblems(r: Reply): string[] {
+  const out: string[] = [];
+  if (r.status === 202 && r.text === '') return out;
+  if (r.body === null) return [`${r.status} with a body that is not JSON: ${r.text.slice(0, 120)}`];
+  if (!Array.isArray(r.body) && r.body.status === 'refused') {
+    if (!ErrorEnvelope.safeParse(r.body).success) out.push('gateway refusal is not an envelope');
+    return out;
+  }
+  for (const m of Array.isArray(r.body) ? r.body : [r.body]) {
+    if (m?.jsonrpc !== '2.0') out.push(`not JSON-RPC: ${JSON.stringify(m).slice(0, 120)}`);
+    if (m?.error) {
+      if (!Number.isInteger(m.error.code)) out.push('JSON-RPC error without an integer code');
+      if (!requestIdPattern.test(String(m.error.data?.request_id))) out.push('JSON-RPC error without data.request_id');
+      if (m.error.data?.code === 'internal_error') out.push(`internal_error: ${m.error.message}`);
+    }
+    const structured = m?.result?.structuredContent;
+    if (structured?.error?.code === 'internal_error') out.push('a tool call hit internal_error');
+    if (structured?.status === 'refused' && !ErrorEnvelope.safeParse(structured).success) out.push('tool refusal is not an envelope');
+    if (m?.result && structured && structured.status !== 'refused' && !AnswerEnvelope.safeParse(structured).success) out.push('tool answer is not an envelope');
+  }
   return out;
 }
 

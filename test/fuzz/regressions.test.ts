@@ -12,7 +12,7 @@ let stack: RunningStack;
 let caller: Customer;
 
 beforeAll(async () => {
-  stack = await startStack('fuzz-regressions', { services: ['record', 'signals', 'watch', 'gateway'] });
+  stack = await startStack('fuzz-regressions', { services: ['record', 'signals', 'watch', 'mcp', 'gateway'] });
   caller = await customer(stack, { plan: 'demo', scopes, account: true });
 }, 240_000);
 
@@ -53,6 +53,27 @@ describe('a NUL character (which Postgres text cannot hold) is refused, not a 50
     const r = await send(stack.baseUrl, method, path, { key: caller.key, ...(body ? { body } : {}) });
     expect([r.status, r.code], r.text.slice(0, 300)).toEqual([400, 'invalid_request']);
     expect(r.body.error.details.field).toBe(field);
+  });
+});
+
+describe('malformed tools/call params are invalid params (-32602), not an internal error', () => {
+  it.each([
+    ['arguments null', { name: 'products.compare', arguments: null }],
+    ['arguments an array', { name: 'record.search', arguments: ['caffeine'] }],
+    ['arguments a string', { name: 'products.resolve', arguments: 'IV Surge' }],
+    ['name a number', { name: 5, arguments: {} }],
+    ['no name', { arguments: {} }],
+  ])('%s', async (_label, params) => {
+    const r = await send(stack.baseUrl, 'POST', '/mcp', {
+      key: caller.key,
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params },
+    });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.id).toBe(7);
+    expect(r.body.error?.code, r.text.slice(0, 300)).toBe(-32602);
+    expect(r.body.error.data.code).toBe('invalid_params');
+    expect(r.body.error.data.request_id).toMatch(/^req_[0-9a-f]{24}$/);
   });
 });
 

@@ -31,6 +31,10 @@ export interface FuzzWorld {
   feedCursor: string;
   snapshotCursor: string;
   key: string;
+  /** A second key for MCP cases: their tool calls are metered and scored by the stack's own gateway. */
+  mcpKey: string;
+  /** The public host the MCP service is published under (its DNS-rebinding allow-list). */
+  mcpHost: string;
 }
 
 type JsonSchema = {
@@ -462,7 +466,63 @@ export function strayPaths(world: FuzzWorld): fc.Arbitrary<FuzzCase> {
     .map(([path, method]) => ({ kind: 'stray-path', capability: 'unknown', method, path, headers: method === 'POST' ? { ...jsonHeaders } : {}, body: method === 'POST' ? '{}' : undefined, withKey: true }));
 }
 
-/** The whole case distribution: every capability equally, plus stray paths. */
+/** JSON-RPC over `/mcp`: tool calls with generated and bent arguments, other methods, broken envelopes and headers. */
+export function mcpCases(world: FuzzWorld): fc.Arbitrary<FuzzCase> {
+  const toolNames = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...capabilityList.map((c) => c.tool)) },
+    { weight: 2, arbitrary: fc.constantFrom(...capabilityList.map((c) => `service_${c.name}`)) },
+    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', '../tools', 'record.export', '__proto__')) },
+  );
+  const argumentsFor = fc.constantFrom(...capabilityList).chain((cap) => {
+    const merged: JsonSchema = { type: 'object', properties: {}, required: [] };
+    for (const part of [cap.params, cap.query, cap.body]) {
+      const js = schemaOf(part);
+      if (!js) continue;
+      Object.assign(merged.properties!, js.properties ?? {});
+      merged.required!.push(...(js.required ?? []));
+    }
+    return fc.oneof(
+      { weight: 4, arbitrary: fromJsonSchema(merged, world) },
+      { weight: 2, arbitrary: fromJsonSchema(merged, world).chain((a) => fc.tuple(fc.constantFrom(...Object.keys(merged.properties!), 'extra'), weird).map(([k, v]) => ({ ...(a as object), [k]: v }))) },
+      { weight: 1, arbitrary: weird },
+    );
+  });
+  const id = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.constant({ nested: 1 }));
+  const message = fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(id, toolNames, argumentsFor).map(([i, name, args]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name, arguments: args } })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(id, fc.constantFrom('initialize', 'tools/list', 'ping', 'resources/list', 'prompts/list', 'resources/read', 'completion/complete', 'logging/setLevel', 'tools/call', 'nope'), weird)
+        .map(([i, method, params]) => ({ jsonrpc: '2.0', id: i, method, params })),
+    },
+    { weight: 1, arbitrary: fc.tuple(id, weird).map(([i, v]) => ({ jsonrpc: '1.0', id: i, method: v })) },
+    { weight: 1, arbitrary: fc.constant({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
+  );
+  const body = fc.oneof(
+    { weight: 8, arbitrary: message.map((m) => JSON.stringify(m)) },
+    { weight: 1, arbitrary: fc.array(message, { minLength: 0, maxLength: 4 }).map((ms) => JSON.stringify(ms)) },
+    { weight: 1, arbitrary: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"jsonrpc":"2.0","id":1,"method":"tools/list","id":2}', `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${'['.repeat(3000)}${']'.repeat(3000)}}`) },
+  );
+  const headers = fc.record({
+    accept: fc.constantFrom('application/json, text/event-stream', 'application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', ''),
+    contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', ''),
+    version: fc.constantFrom('2025-06-18', '2025-03-26', '2024-11-05', '2025-06-18', '1999-01-01', '', 'none'),
+    origin: fc.constantFrom('none', 'none', 'none', 'https://evil.example', 'null'),
+  });
+  return fc
+    .tuple(body, headers, fc.constantFrom('POST', 'POST', 'POST', 'POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT'))
+    .map(([b, h, method]) => {
+      const out: Record<string, string> = { authorization: `Bearer ${world.mcpKey}`, host: world.mcpHost };
+      if (h.accept) out.accept = h.accept;
+      if (h.contentType) out['content-type'] = h.contentType;
+      if (h.version !== 'none') out['mcp-protocol-version'] = h.version;
+      if (h.origin !== 'none') out.origin = h.origin;
+      return { kind: 'mcp', capability: 'mcp', method, path: '/mcp', headers: out, body: method === 'POST' ? b : undefined, withKey: false };
+    });
+}
+
+/** The whole case distribution: every capability equally, stray paths, and the MCP endpoint. */
 export function fuzzCases(world: FuzzWorld): fc.Arbitrary<FuzzCase> {
-  return fc.oneof(...capabilityList.map((cap) => ({ arbitrary: casesFor(cap, world), weight: 1 })), { arbitrary: strayPaths(world), weight: 2 });
+  return fc.oneof(...capabilityList.map((cap) => ({ arbitrary: casesFor(cap, world), weight: 1 })), { arbitrary: strayPaths(world), weight: 2 }, { arbitrary: mcpCases(world), weight: 2 });
 }
