@@ -2,10 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:resilience`: the fault, concurrency, fuzzing and security
- * suites against the real local stack (docs/reliability.md). The long ones
- * are named *.resilience.ts so that `npm test` (vitest.config.ts, which
- * picks up *.test.ts) stays within its time budget; the short ones are
- * *.test.ts and run in both.
+ * suites against the real local stack (docs/reliability.md). They are named
+ * *.resilience.ts so that `npm test` (vitest.config.ts, which picks up
+ * *.test.ts) stays within its time budget; the pinned fuzz regressions are
+ * a *.test.ts and run in both (docs/decisions/0704-resilience-suites.md).
  */
 export default defineConfig({
   test: {
