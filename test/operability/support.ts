@@ -92,17 +92,18 @@ export async function spawnService(name: ServiceName, port: number, env: NodeJS.
 export function startProcess(name: ServiceName, env: NodeJS.ProcessEnv): Omit<ServiceProcess, 'port'> {
   const child = spawn(process.execPath, ['--import', 'tsx', entrypoints[name]], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
-  let partial = '';
-  const keep = (b: Buffer) => {
-    const parts = (partial + b.toString()).split('\n');
-    partial = parts.pop() ?? '';
+  // Whole lines only, each stream on its own (a line may arrive in two chunks).
+  const partial = { out: '', err: '' };
+  const keep = (stream: 'out' | 'err') => (b: Buffer) => {
+    const parts = (partial[stream] + b.toString()).split('\n');
+    partial[stream] = parts.pop() ?? '';
     lines.push(...parts.filter(Boolean));
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout!.on('data', keep('out'));
+  child.stderr!.on('data', keep('err'));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => {
-      if (partial) lines.push(partial);
+    child.once('close', (code, signal) => {
+      for (const rest of [partial.out, partial.err]) if (rest) lines.push(rest);
       resolve({ code, signal });
     }),
   );
