@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceName } from '../support/stack';
+import { freePort, type ServiceName } from '../support/stack';
 import { startProcess } from './support';
 
 /**
@@ -38,7 +38,7 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
 
 describe('start-up configuration', () => {
   it.concurrent.each(cases)('%s with %s exits non-zero naming the variable', async (service, _what, change, expected) => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: '0', ...valid[service], ...change };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(await freePort()), ...valid[service], ...change };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
     const proc = startProcess(service, env);
     const { code } = await proc.exited;
