@@ -15,7 +15,7 @@ import { probeShapes } from './probe';
 import { summarizeProfile } from './profile';
 import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
-import { previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
+import { previousAnalysis, previousHistory, renderReport, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
 
 /**
@@ -58,7 +58,7 @@ let cacheBuildMs = 0;
 const IDENTIFIERS_PER_KEY = 40;
 const EXTRA_KEYS = 10;
 /** A fan-out run is stopped here (the target is 60 s); the rate so far still tells how long all would take. */
-const FANOUT_LIMIT_MS = 75_000;
+const FANOUT_LIMIT_MS = 65_000;
 
 const started = Date.now();
 const workDir = '.run/bench';
@@ -653,6 +653,6 @@ machine.loadAfter = os.loadavg();
 results.totalSeconds = (Date.now() - started) / 1000;
 writeFileSync(join(workDir, 'results.json'), JSON.stringify(results, null, 2));
 const previous = existsSync(flags.out) ? readFileSync(flags.out, 'utf8') : null;
-writeFileSync(flags.out, renderReport(results, previousHistory(previous)));
+writeFileSync(flags.out, renderReport(results, previousHistory(previous), previousAnalysis(previous)));
 log(`wrote ${flags.out} and ${join(workDir, 'results.json')} in ${results.totalSeconds.toFixed(0)} s; service logs in ${logDir}`);
 for (const f of readdirSync(profileDir)) log(`CPU profile: ${join(profileDir, f)}`);

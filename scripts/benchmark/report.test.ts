@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadResult } from './load';
-import { HISTORY_END, HISTORY_START, figures, previousHistory, renderReport, type BenchResults } from './report';
+import { ANALYSIS_END, ANALYSIS_START, HISTORY_END, HISTORY_START, figures, previousAnalysis, previousHistory, renderReport, type BenchResults } from './report';
 
 const load = (rps: number, p50: number, p99: number, non2xx = 0): LoadResult => ({
   requests: rps * 10,
@@ -73,5 +73,12 @@ describe('benchmark report', () => {
     expect(history).toContain('`abc1234567`');
     expect(history).toContain('`def7654321`');
     expect(history.indexOf('abc1234567')).toBeLessThan(history.indexOf('def7654321'));
+  });
+
+  it('keeps the hand-written analysis verbatim', () => {
+    const first = renderReport(results(), []);
+    const edited = first.replace(/(<!-- bench:analysis:start[^>]*-->)[\s\S]*?(<!-- bench:analysis:end -->)/, '$1\nThe brand filter reads every Signal of the brand.\n$2');
+    const second = renderReport(results({ commit: 'def7654321' }), previousHistory(edited), previousAnalysis(edited));
+    expect(second.slice(second.indexOf(ANALYSIS_START), second.indexOf(ANALYSIS_END))).toContain('The brand filter reads every Signal of the brand.');
   });
 });

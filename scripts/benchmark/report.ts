@@ -188,6 +188,8 @@ function loadCells(r: LoadResult): string {
   return `${rps(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${cpu} | ${r.requests.toLocaleString('en-US')} | ${bad}`;
 }
 
+export const ANALYSIS_START = '<!-- bench:analysis:start (written by hand, kept by every run) -->';
+export const ANALYSIS_END = '<!-- bench:analysis:end -->';
 export const HISTORY_START = '<!-- bench:history:start -->';
 export const HISTORY_END = '<!-- bench:history:end -->';
 
@@ -203,6 +205,15 @@ export function previousHistory(markdown: string | null): string[] {
     .filter((l) => l.startsWith('| 20'));
 }
 
+/** The hand-written analysis of the previous docs/benchmarks.md, kept verbatim between its markers. */
+export function previousAnalysis(markdown: string | null): string | null {
+  if (!markdown) return null;
+  const start = markdown.indexOf(ANALYSIS_START);
+  const end = markdown.indexOf(ANALYSIS_END);
+  if (start < 0 || end < start) return null;
+  return markdown.slice(start + ANALYSIS_START.length, end).trim();
+}
+
 export function historyLine(r: BenchResults): string {
   const fs = figures(r);
   const passed = fs.filter((f) => f.pass === true).length;
@@ -216,7 +227,7 @@ export function historyLine(r: BenchResults): string {
   return `| ${r.date.slice(0, 16).replace('T', ' ')} | \`${r.commit}\`${r.dirty ? '+' : ''} | ${over} | ${redis} | ${pg} | ${p99} | ${mcp} | ${fan} | ${passed}/${judged} |`;
 }
 
-export function renderReport(r: BenchResults, history: string[]): string {
+export function renderReport(r: BenchResults, history: string[], analysis: string | null = null): string {
   const L: string[] = [];
   const large = `${r.records.large.products.toLocaleString('en-US')}-product Record`;
   L.push('# Benchmarks');
@@ -243,6 +254,12 @@ export function renderReport(r: BenchResults, history: string[]): string {
   for (const f of figures(r)) L.push(`| ${f.figure} | ${f.value} | ${f.target} | ${verdict(f.pass)} |`);
   L.push('');
 
+  L.push('## Analysis');
+  L.push('');
+  L.push(ANALYSIS_START);
+  L.push(analysis ?? '_No analysis yet: write what the figures mean, and what to fix, between these markers; runs keep it._');
+  L.push(ANALYSIS_END);
+  L.push('');
   L.push('## 1. Full gateway path vs. the same proxy with every check off');
   L.push('');
   L.push('| Capability | Gateway | req/s | p50 | p99 | gateway CPU per request | requests | refused/failed |');
@@ -470,7 +487,7 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   until the SMTP sink in the bench process holds a message for every watcher, counted by the
   \`X-Evidence-Record-Alert\` header; three more seconds are waited for duplicates. Then a second
   email-worker replica (same durable consumer) joins and the run is repeated on another product.
-  Both workers run with the shipped defaults (\`EMAIL_CONCURRENCY=4\`). A run is stopped after 75 s;
+  Both workers run with the shipped defaults (\`EMAIL_CONCURRENCY=4\`). A run is stopped after 65 s;
   its emails/s still say how long all would take, and its remaining alerts are cancelled (the worker
   acknowledges a cancelled alert without sending) and drained before the next run starts.
 
