@@ -506,6 +506,8 @@ try {
 
   // 2. Round trips per request, counted outside the gateway.
   const idleSeconds = 5;
+  // Requests still in flight when a timed run ends finish (and settle) after it: let them.
+  await sleep(1500);
   const ri0 = redisWire.snapshot();
   const pi0 = counter.snapshot();
   await sleep(idleSeconds * 1000);
