@@ -12,12 +12,16 @@ import { recordFingerprint, type RecordFingerprint } from '../resilience/support
 import { fuzzCases, type FuzzCase, type FuzzWorld } from './support/cases';
 
 /**
- * Property-based fuzzing of the whole REST surface through the gateway and
- * the real services: at least 10,000 generated requests per run (derived
- * from every capability's zod schemas, then bent past them), and for each
- * one: no 5xx, every refusal a documented error code with its documented
- * HTTP status, every 200 a valid answer envelope, never a stack trace; and
- * the Record unchanged afterwards.
+ * Property-based fuzzing of the whole REST surface (and the MCP endpoint)
+ * through the gateway and the real services: at least 10,000 generated
+ * requests per run (derived from every capability's zod schemas, then bent
+ * past them), and for each one: no 5xx, every refusal a documented error
+ * code with its documented HTTP status, every 200 a valid answer envelope,
+ * never a stack trace; and the Record unchanged afterwards.
+ *
+ * MCP cases use their own key and go the way an agent's do: through this
+ * gateway to the MCP service, whose tool calls come back through the stack's
+ * gateway process (default scoring; a paused key answers tool errors).
  *
  * The gateway runs in this process (so its extraction scoring can be set
  * out of reach: a fuzzer is a textbook extraction pattern, and a cooled-down
