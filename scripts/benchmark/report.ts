@@ -232,7 +232,7 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
   const large = `${r.records.large.products.toLocaleString('en-US')}-product Record`;
   L.push('# Benchmarks');
   L.push('');
-  L.push('Written by `npm run bench` (`scripts/bench`); do not edit by hand — rerun it. How each figure is measured is at the end.');
+  L.push('Written by `npm run bench` (`scripts/bench`); rerun it rather than editing figures by hand; only the Analysis between its markers is written by hand, and every run keeps it. How each figure is measured is at the end.');
   L.push('');
   L.push(`- **Run**: ${r.date} UTC, commit \`${r.commit}\`${r.dirty ? ' with uncommitted changes in the working tree' : ''}, ${Math.round(r.totalSeconds)} s end to end`);
   L.push(`- **Machine**: ${r.machine.nproc} CPUs (${r.machine.cpu}), ${r.machine.memoryGb} GB memory, ${r.machine.os}, Node ${r.machine.node}`);
