@@ -1,14 +1,30 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
 
-/** Pooled SMTP transport; a dropped connection is replaced on the next send. */
+/**
+ * Pooled SMTP transport; a dropped connection is replaced on the next send.
+ * The URL is turned into transport options here: `createTransport(url, opts)`
+ * would read `opts` as default message fields, silently leaving the transport
+ * unpooled (a new connection per email) and without timeouts.
+ */
 export function createMailer(smtpUrl: string, opts: { timeoutMs: number; maxConnections: number }): Transporter {
-  return nodemailer.createTransport(smtpUrl, {
+  return nodemailer.createTransport(smtpTransportOptions(smtpUrl, opts));
+}
+
+export function smtpTransportOptions(smtpUrl: string, opts: { timeoutMs: number; maxConnections: number }): SMTPPool.Options {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  return {
     pool: true,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
     maxConnections: opts.maxConnections,
     connectionTimeout: opts.timeoutMs,
     greetingTimeout: opts.timeoutMs,
     socketTimeout: opts.timeoutMs,
-  } as never);
+  };
 }
 
 export interface SmtpFailure {

@@ -4,7 +4,7 @@ import { backoffMs } from '../src/backoff';
 import { EmailWorkerConfigSchema } from '../src/config';
 import { deliveryStep } from '../src/delivery-step';
 import { messageIdFor, renderAlertEmail } from '../src/message';
-import { classifySmtpFailure } from '../src/smtp';
+import { classifySmtpFailure, smtpTransportOptions } from '../src/smtp';
 
 const alert = {
   alert_id: 'alr_0123456789abcdef01234567',
@@ -98,5 +98,18 @@ describe('configuration', () => {
   });
   it('refuses a lease shorter than a slow send', () => {
     expect(EmailWorkerConfigSchema.safeParse({ ...required, EMAIL_LEASE_MS: '30000', SMTP_TIMEOUT_MS: '20000' }).success).toBe(false);
+  });
+});
+
+describe('smtpTransportOptions', () => {
+  it('pools connections and applies the timeouts (a URL plus options would make them message defaults)', () => {
+    const o = smtpTransportOptions('smtp://127.0.0.1:1025', { timeoutMs: 7000, maxConnections: 4 });
+    expect(o).toMatchObject({ pool: true, host: '127.0.0.1', port: 1025, secure: false, maxConnections: 4, connectionTimeout: 7000, greetingTimeout: 7000, socketTimeout: 7000 });
+    expect(o.auth).toBeUndefined();
+  });
+
+  it('reads TLS and percent-encoded credentials from the URL', () => {
+    const o = smtpTransportOptions('smtps://alerts%40example.org:p%40ss@mail.example.org', { timeoutMs: 1000, maxConnections: 1 });
+    expect(o).toMatchObject({ secure: true, port: 465, host: 'mail.example.org', auth: { user: 'alerts@example.org', pass: 'p@ss' } });
   });
 });
