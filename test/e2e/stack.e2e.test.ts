@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilityList, scopes, selfServiceScopes } from '@evidence-record/contract';
+import { call as callGateway, releaseSignalOn } from '../support/client';
 import { issueKey, startStack, type RunningStack } from '../support/stack';
 
 /**
@@ -14,14 +11,7 @@ let stack: RunningStack;
 let pro: Awaited<ReturnType<typeof issueKey>>;
 let free: Awaited<ReturnType<typeof issueKey>>;
 
-async function call(key: string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {
-  const headers: Record<string, string> = { ...extra };
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${stack.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, any>) : null }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const call = (key: string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => callGateway(stack, key, method, path, body, extra);
 
 function expectCapabilityHeaders(res: { headers: Headers; body: Record<string, unknown> | null }) {
   for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-request-id']) expect(res.headers.get(h), h).toBeTruthy();
@@ -149,41 +139,11 @@ describe('the running stack, driven as a client', () => {
     const watched = await call(pro.key, 'POST', '/api/v1/watch', { product_id: productId });
     expect(watched.status).toBe(200);
 
-    const history = await call(pro.key, 'GET', `/api/v1/products/${productId}/history`);
-    const before = (history.body!.history as Array<{ state_id: string; comparable: boolean }>).filter((s) => s.comparable).at(-1)!.state_id;
     const feedBefore = await call(pro.key, 'GET', '/api/v1/signals?limit=1');
     const newestReleased = feedBefore.body!.signals[0].review.released_at as string;
 
-    // An operator imports a new label reading, opens a candidate, reviews it and releases it.
-    const bundle = {
-      captures: [
-        {
-          product_id: productId,
-          source: { kind: 'manufacturer', url: 'https://ironvale.example/products/surge', retailer: null },
-          observed_at: new Date().toISOString().slice(0, 10),
-          preserved: { path: `captures/e2e/${randomBytes(4).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
-          label: {
-            classification: 'comparable',
-            serving: { size: 12, unit: 'g', servings_per_container: 30, description: '1 scoop (12 g)' },
-            blends: [],
-            ingredients: [
-              { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 275, unit: 'mg' },
-              { declared_name: 'Beta-Alanine', ingredient_id: 'ing_beta_alanine', amount: 3.2, unit: 'g' },
-            ],
-          },
-          prices: [],
-        },
-      ],
-    };
-    const file = join(tmpdir(), `e2e-bundle-${randomBytes(4).toString('hex')}.json`);
-    await writeFile(file, JSON.stringify(bundle));
-    const imported = await stack.admin('capture', 'import', '--file', file);
-    const after = (imported.states_created as string[])[0]!;
-    expect(after).toMatch(/^hs_/);
-    const candidate = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before, '--after', after, '--summary', 'Caffeine per serving changed (e2e).');
-    const signal = await stack.admin('candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'e2e reviewer', '--note', 'checked against the capture');
-    await stack.admin('signal', 'release');
-    const signalId = String(signal.signal_id);
+    // An operator imports a new label reading, opens a candidate, reviews it and releases it (operator CLI).
+    const { signalId } = await releaseSignalOn(stack, pro.key, productId);
 
     // The poller that stored the newest released_at gets exactly the new Signal.
     const poll = await call(pro.key, 'GET', `/api/v1/signals?since=${newestReleased}`);

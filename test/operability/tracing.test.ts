@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes } from '@evidence-record/contract';
 import { issueKey, startStack, type RunningStack, type ServiceName } from '../support/stack';
-import { call, releaseSignalOn } from './release';
+import { call, releaseSignalOn } from '../support/client';
 import { jsonLines, waitFor } from './support';
 
 /**

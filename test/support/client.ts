@@ -29,7 +29,7 @@ export async function releaseSignalOn(stack: RunningStack, key: string, productI
         product_id: productId,
         source: { kind: 'manufacturer', url: 'https://ironvale.example/products/surge', retailer: null },
         observed_at: new Date().toISOString().slice(0, 10),
-        preserved: { path: `captures/operability/${randomBytes(4).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
+        preserved: { path: `captures/test/${randomBytes(4).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
         label: {
           classification: 'comparable',
           serving: { size: 12, unit: 'g', servings_per_container: 30, description: '1 scoop (12 g)' },
@@ -43,12 +43,12 @@ export async function releaseSignalOn(stack: RunningStack, key: string, productI
       },
     ],
   };
-  const file = join(tmpdir(), `operability-bundle-${randomBytes(4).toString('hex')}.json`);
+  const file = join(tmpdir(), `test-bundle-${randomBytes(4).toString('hex')}.json`);
   await writeFile(file, JSON.stringify(bundle));
   const imported = await stack.admin('capture', 'import', '--file', file);
   const after = (imported.states_created as string[])[0]!;
-  const candidate = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before, '--after', after, '--summary', 'Caffeine per serving changed (operability).');
-  const signal = await stack.admin('candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'operability reviewer', '--note', 'checked against the capture');
+  const candidate = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before, '--after', after, '--summary', 'Caffeine per serving changed (test release).');
+  const signal = await stack.admin('candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'test reviewer', '--note', 'checked against the capture');
   const release = await stack.admin('signal', 'release');
   return { signalId: String(signal.signal_id), release };
 }
