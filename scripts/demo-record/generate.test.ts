@@ -4,7 +4,7 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, type TestDatabase } from '../../test/support/db';
 import { generateRecord, type GenerateResult } from './generate';
 
-describe('the large-Record generator (500 products, 1000 Signals)', () => {
+describe('the large-Record generator (2000 products, 1000 Signals)', () => {
   let db: TestDatabase;
   let pool: Pool;
   let result: GenerateResult;
@@ -13,7 +13,7 @@ describe('the large-Record generator (500 products, 1000 Signals)', () => {
   beforeAll(async () => {
     db = await emptyDatabase();
     pool = createPool(db.url, { max: 2 });
-    result = await generateRecord(db.url, { products: 500, signals: 1000 });
+    result = await generateRecord(db.url, { products: 2000, signals: 1000 });
   }, 120_000);
   afterAll(async () => {
     await pool.end();
@@ -26,8 +26,8 @@ describe('the large-Record generator (500 products, 1000 Signals)', () => {
               (SELECT count(*)::int FROM signals WHERE released_on IS NOT NULL) AS released,
               (SELECT count(*)::int FROM record_versions) AS versions, (SELECT bool_and(is_demo) FROM products) AS demo`,
     );
-    expect(c).toEqual({ products: 500, signals: 1000, released: 1000, versions: 2, demo: true });
-    expect(result.counts.products).toBe(500);
+    expect(c).toEqual({ products: 2000, signals: 1000, released: 1000, versions: 2, demo: true });
+    expect(result.counts.products).toBe(2000);
     expect(result.counts.signals).toBe(1000);
     expect((await one<{ version: string }>('SELECT version FROM record_versions ORDER BY id DESC LIMIT 1')).version).toBe(result.record_version);
   });
@@ -77,9 +77,14 @@ describe('the large-Record generator (500 products, 1000 Signals)', () => {
     expect(c.same).toBe(0);
   });
 
-  it('has ambiguous generic names, a REGISTERED product without a comparable state, and closed editions whose hash recomputes', async () => {
+  it('has ambiguous generic names only, a REGISTERED product without a comparable state, and closed editions whose hash recomputes', async () => {
     const generic = await one<{ n: number }>("SELECT count(DISTINCT product_id)::int AS n FROM product_aliases WHERE alias_norm = 'pre workout'");
     expect(generic.n).toBeGreaterThanOrEqual(2);
+    // Only the generic names are shared: brand + product name names one product, as on real labels.
+    const repeated = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM (SELECT brand_id, name_norm FROM products WHERE name NOT IN ('Pre-Workout', 'Original') GROUP BY 1, 2 HAVING count(*) > 1) x",
+    );
+    expect(repeated.n).toBe(0);
     const registered = await one<{ n: number; comparable: number }>(
       `SELECT count(DISTINCT p.product_id)::int AS n, count(h.*) FILTER (WHERE h.classification = 'comparable')::int AS comparable
          FROM products p LEFT JOIN history_states h USING (product_id) WHERE p.depth_class = 'REGISTERED'`,
@@ -93,6 +98,6 @@ describe('the large-Record generator (500 products, 1000 Signals)', () => {
 
   it('refuses to generate into a database that already holds products', async () => {
     await expect(generateRecord(db.url, { products: 10, signals: 10 })).rejects.toThrow(/already holds products/);
-    expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM products')).n).toBe(500);
+    expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM products')).n).toBe(2000);
   });
 });

@@ -110,12 +110,14 @@ export async function generateRecord(databaseUrl: string, opts: GenerateOptions)
                   FROM generate_series(1, $1::int) b) x`, [p.brands]);
 
       // The plan of every product: depth, how many label and price changes it carries.
+      // Names end in the product's ordinal within its brand, so brand + name is unique (as on real
+      // labels) and only the generic names resolve ambiguously; without it 128 name shapes repeat.
       await exec(c, `
         CREATE TEMP TABLE gp ON COMMIT DROP AS
         SELECT i, 'prd_' || ${idPart('product', 'i')} AS product_id, 'brd_gen_' || (1 + i % $2) AS brand_id, depth,
                CASE WHEN i % 5 = 0 THEN 'capsule' ELSE 'powder' END AS form,
                CASE WHEN i % 50 = 7 THEN 'Pre-Workout' WHEN i % 70 = 11 THEN 'Original'
-                    ELSE (${sqlArray(productWords)})[1 + i % 16] || (${sqlArray(variants)})[1 + (i / 16) % 8] END AS name,
+                    ELSE (${sqlArray(productWords)})[1 + i % 16] || (${sqlArray(variants)})[1 + (i / 16) % 8] || ' ' || (1 + i / $2) END AS name,
                depth = 'TRACKED' AND i % 97 = 0 AS retired,
                CASE WHEN depth = 'TRACKED' THEN $3::int + (CASE WHEN t < $4::int THEN 1 ELSE 0 END) ELSE 0 END AS label_changes,
                CASE WHEN depth = 'TRACKED' THEN $5::int + (CASE WHEN t < $6::int THEN 1 ELSE 0 END) ELSE 0 END AS price_changes,
