@@ -2,13 +2,12 @@ import type express from 'express';
 import { capabilities } from '@evidence-record/contract';
 import {
   createServiceApp,
-  currentRecordVersion,
+  recordServiceOptions,
   finishServiceApp,
   mountCapability,
   type Logger,
   type Metrics,
   type Pool,
-  type ServiceAppOptions,
 } from '@evidence-record/platform';
 import { getLedgerEdition } from './capabilities/get-ledger-edition';
 import { listLedgerEditions } from './capabilities/list-ledger-editions';
@@ -25,15 +24,7 @@ export interface LedgerAppOptions {
 /** The ledger service: list_ledger_editions and get_ledger_edition. Ready when Postgres answers. */
 export function createLedgerApp(opts: LedgerAppOptions): express.Express {
   const deps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
-  const serviceOpts: ServiceAppOptions = {
-    name: 'ledger',
-    log: opts.log,
-    metrics: opts.metrics,
-    readiness: async () => {
-      await opts.pool.query('SELECT 1');
-    },
-    recordVersion: () => currentRecordVersion(opts.pool),
-  };
+  const serviceOpts = recordServiceOptions({ name: 'ledger', log: opts.log, metrics: opts.metrics, pool: opts.pool });
   const app = createServiceApp(serviceOpts);
   mountCapability(app, serviceOpts, capabilities.list_ledger_editions, listLedgerEditions(deps));
   mountCapability(app, serviceOpts, capabilities.get_ledger_edition, getLedgerEdition(deps));

@@ -13,6 +13,7 @@ import {
   type AnswerEnvelope,
   type Capability,
 } from '@evidence-record/contract';
+import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { SpanKind, extractTraceContext, shutdownTracing, startSpan, type TraceSpan } from './tracing';
@@ -46,6 +47,30 @@ export interface ServiceAppOptions {
   readiness: () => Promise<void>;
   /** Record version for refusals that are not read in a snapshot. */
   recordVersion: () => Promise<string>;
+}
+
+/**
+ * Options of a service that answers from the Record: ready while Postgres
+ * answers (plus any `alsoReady` check), and its refusals name the newest
+ * record version.
+ */
+export function recordServiceOptions(opts: {
+  name: string;
+  log: Logger;
+  metrics: Metrics;
+  pool: Pool;
+  alsoReady?: () => Promise<void>;
+}): ServiceAppOptions {
+  return {
+    name: opts.name,
+    log: opts.log,
+    metrics: opts.metrics,
+    readiness: async () => {
+      await opts.pool.query('SELECT 1');
+      await opts.alsoReady?.();
+    },
+    recordVersion: () => currentRecordVersion(opts.pool),
+  };
 }
 
 function header(req: Request, name: string): string | null {

@@ -1,5 +1,5 @@
 import type express from 'express';
-import { createServiceApp, currentRecordVersion, finishServiceApp, mountCapability, type Logger, type Metrics } from '@evidence-record/platform';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountCapability, type Logger, type Metrics } from '@evidence-record/platform';
 import type { RecordCapability, RecordDeps } from './capability';
 import { compareProducts } from './capabilities/compare-products';
 import { getFormulaHistory } from './capabilities/get-formula-history';
@@ -31,15 +31,7 @@ export interface RecordAppDeps extends RecordDeps {
 
 /** Builds the record service's app from its dependencies (tests run it in-process on port 0). */
 export function createRecordApp(deps: RecordAppDeps): express.Express {
-  const opts = {
-    name: 'record',
-    log: deps.log,
-    metrics: deps.metrics,
-    readiness: async () => {
-      await deps.pool.query('SELECT 1');
-    },
-    recordVersion: () => currentRecordVersion(deps.pool),
-  };
+  const opts = recordServiceOptions({ name: 'record', log: deps.log, metrics: deps.metrics, pool: deps.pool });
   const app = createServiceApp(opts);
   for (const { capability, handler } of recordCapabilities) mountCapability(app, opts, capability, handler(deps));
   finishServiceApp(app, opts);

@@ -2,13 +2,12 @@ import type express from 'express';
 import { capabilities } from '@evidence-record/contract';
 import {
   createServiceApp,
-  currentRecordVersion,
+  recordServiceOptions,
   finishServiceApp,
   mountCapability,
   type Logger,
   type Metrics,
   type Pool,
-  type ServiceAppOptions,
 } from '@evidence-record/platform';
 import { explainSignal } from './capabilities/explain-signal';
 import { listSignalChanges } from './capabilities/list-signal-changes';
@@ -40,15 +39,7 @@ export interface SignalsAppOptions {
  */
 export function createSignalsApp(opts: SignalsAppOptions): express.Express {
   const deps: SignalsDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, cursorSecret: opts.cursorSecret, clock: opts.clock ?? systemClock };
-  const serviceOpts: ServiceAppOptions = {
-    name: 'signals',
-    log: opts.log,
-    metrics: opts.metrics,
-    readiness: async () => {
-      await opts.pool.query('SELECT 1');
-    },
-    recordVersion: () => currentRecordVersion(opts.pool),
-  };
+  const serviceOpts = recordServiceOptions({ name: 'signals', log: opts.log, metrics: opts.metrics, pool: opts.pool });
   const app = createServiceApp(serviceOpts);
 
   app.get('/readyz/detail', async (_req, res) => {

@@ -1,5 +1,5 @@
 import type express from 'express';
-import { createServiceApp, currentRecordVersion, finishServiceApp, mountCapability, type ServiceAppOptions } from '@evidence-record/platform';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountCapability } from '@evidence-record/platform';
 import * as getWatchReceiptCap from './capabilities/get_watch_receipt';
 import * as listWatchedProductsCap from './capabilities/list_watched_products';
 import * as unwatchProductCap from './capabilities/unwatch_product';
@@ -12,15 +12,7 @@ import type { WatchDeps } from './deps';
  * answering while NATS is away (alerts then wait, they are not lost).
  */
 export function createWatchApp(deps: WatchDeps): express.Express {
-  const opts: ServiceAppOptions = {
-    name: 'watch',
-    log: deps.log,
-    metrics: deps.metrics,
-    readiness: async () => {
-      await deps.pool.query('SELECT 1');
-    },
-    recordVersion: () => currentRecordVersion(deps.pool),
-  };
+  const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool });
   const app = createServiceApp(opts);
   mountCapability(app, opts, listWatchedProductsCap.capability, listWatchedProductsCap.listWatchedProducts(deps));
   mountCapability(app, opts, getWatchReceiptCap.capability, getWatchReceiptCap.getWatchReceipt(deps));
