@@ -151,6 +151,43 @@ describe('filters', () => {
     expect((await refusal('/api/v1/signals?since=2031-05-03&until=2031-05-01', 400)).error.code).toBe('invalid_request');
     expect((await refusal('/api/v1/signals?sort=asc', 400)).error.code).toBe('invalid_request');
   });
+
+  it('answers every combination of filters, paged one Signal at a time, exactly as the unfiltered feed narrowed by hand', async () => {
+    const everything = await readAll('', 25);
+    const p = products[0]!;
+    const brand = products[2]!.brand_id;
+    const options: Array<[string, (s: Signal) => boolean]> = [
+      ['since=2031-05-01', (s) => s.review.released_at > '2031-05-01'],
+      ['until=2031-05-02', (s) => s.review.released_at <= '2031-05-02'],
+      [`product_id=${p.product_id}`, (s) => s.product.product_id === p.product_id],
+      [`brand=${brand}`, (s) => s.product.brand_id === brand],
+      ['dimension=formula', (s) => s.dimension === 'formula'],
+    ];
+    for (let mask = 0; mask < 1 << options.length; mask++) {
+      const chosen = options.filter((_, i) => mask & (1 << i));
+      const query = chosen.map(([q]) => q).join('&');
+      const expected = everything.filter((s) => chosen.every(([, keep]) => keep(s))).map((s) => s.signal_id);
+      expect((await readAll(query, 1)).map((s) => s.signal_id), query || '(no filter)').toEqual(expected);
+    }
+  });
+
+  it('follows a product filed under another brand: its Signals leave the old brand and join the new one', async () => {
+    const moved = products[0]!;
+    const otherBrand = products[2]!.brand_id;
+    const before = (await readAll(`brand=${otherBrand}`, 25)).length;
+    const ofMoved = (await readAll(`product_id=${moved.product_id}`, 25)).length;
+    expect(ofMoved).toBeGreaterThan(0);
+    await svc.pool.query('UPDATE products SET brand_id = $1 WHERE product_id = $2', [otherBrand, moved.product_id]);
+    try {
+      const after = await readAll(`brand=${otherBrand}`, 25);
+      expect(after.length).toBe(before + ofMoved);
+      expect(after.every((s) => s.product.brand_id === otherBrand)).toBe(true);
+      expect((await readAll(`brand=${moved.brand_id}`, 25)).some((s) => s.product.product_id === moved.product_id)).toBe(false);
+    } finally {
+      await svc.pool.query('UPDATE products SET brand_id = $1 WHERE product_id = $2', [moved.brand_id, moved.product_id]);
+    }
+    expect((await readAll(`brand=${otherBrand}`, 25)).length).toBe(before);
+  });
 });
 
 describe('cursors the service did not issue for this request', () => {

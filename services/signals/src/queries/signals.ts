@@ -55,9 +55,14 @@ export interface FeedFilters {
 /**
  * One page of released Signals, newest release first, below an optional
  * keyset position. Fetches one row more than the page so the caller knows
- * whether another page exists. A brand is resolved to its products first, so
- * a brand with few (or no) Signals reads its products' Signals through the
- * product index instead of walking the whole feed.
+ * whether another page exists.
+ *
+ * The statement holds only the conditions the caller set, and each shape of
+ * filter is its own prepared statement: a single statement with
+ * `($n IS NULL OR …)` conditions gets one generic plan for every shape, and
+ * that plan cannot walk the brand or product index. With the exact shape,
+ * a brand page is a range of `signals_brand_feed`, a product page of
+ * `signals_product`, and an unfiltered page of `signals_feed`.
  */
 export async function releasedSignalsPage(
   client: PoolClient,
@@ -65,31 +70,30 @@ export async function releasedSignalsPage(
   below: { released_on: string; signal_id: string } | null,
   limit: number,
 ): Promise<SignalRow[]> {
+  const conditions = ['s.released_on IS NOT NULL'];
+  const values: unknown[] = [];
+  let shape = '';
+  const add = (value: unknown): string => `$${values.push(value)}`;
+  const filter = (value: string | undefined, condition: (param: string) => string): void => {
+    shape += value === undefined ? '0' : '1';
+    if (value !== undefined) conditions.push(condition(add(value)));
+  };
+  filter(filters.since, (p) => `s.released_on > ${p}::date`);
+  filter(filters.until, (p) => `s.released_on <= ${p}::date`);
+  filter(filters.product_id, (p) => `s.product_id = ${p}::text`);
+  filter(filters.brand, (p) => `s.brand_id = ${p}::text`);
+  filter(filters.dimension, (p) => `s.dimension = ${p}::text`);
+  filter(filters.category, (p) => `p.category = ${p}::text`);
+  shape += below ? '1' : '0';
+  if (below) conditions.push(`(s.released_on, s.signal_id) < (${add(below.released_on)}::date, ${add(below.signal_id)}::text)`);
   const { rows } = await client.query<SignalRow>({
-    name: 'signals-feed-page',
+    name: `signals-feed-page-${shape}`,
     text: `SELECT ${signalColumns}
              FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
-            WHERE s.released_on IS NOT NULL
-              AND ($1::date IS NULL OR s.released_on > $1::date)
-              AND ($2::date IS NULL OR s.released_on <= $2::date)
-              AND ($3::text IS NULL OR s.product_id = $3::text)
-              AND ($4::text IS NULL OR s.product_id = ANY (ARRAY(SELECT product_id FROM products WHERE brand_id = $4::text)))
-              AND ($5::text IS NULL OR s.dimension = $5::text)
-              AND ($6::text IS NULL OR p.category = $6::text)
-              AND ($7::date IS NULL OR (s.released_on, s.signal_id) < ($7::date, $8::text))
+            WHERE ${conditions.join('\n              AND ')}
             ORDER BY s.released_on DESC, s.signal_id DESC
-            LIMIT $9`,
-    values: [
-      filters.since ?? null,
-      filters.until ?? null,
-      filters.product_id ?? null,
-      filters.brand ?? null,
-      filters.dimension ?? null,
-      filters.category ?? null,
-      below?.released_on ?? null,
-      below?.signal_id ?? null,
-      limit + 1,
-    ],
+            LIMIT ${add(limit + 1)}`,
+    values,
   });
   return rows;
 }
