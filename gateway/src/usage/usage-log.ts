@@ -51,7 +51,12 @@ export class UsageLog {
     if (this.queue.length >= (this.opts.batchSize ?? 500)) void this.flush();
   }
 
-  /** Writes everything queued so far. */
+  /**
+   * Writes one batch, and more only while full batches are waiting: rows
+   * that arrive during a write wait for the next full batch or the next
+   * tick, so under load this is one INSERT per `batchSize` rows rather than
+   * one per write's worth of arrivals.
+   */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
     this.flushing = this.drain().finally(() => {
@@ -63,13 +68,18 @@ export class UsageLog {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.flush();
-    if (this.queue.length > 0) await this.flush();
+    // Everything, however small the last batch; a failed write ends the attempt rather than spinning.
+    while (this.queue.length > 0) {
+      const before = this.queue.length;
+      await this.flush();
+      if (this.queue.length >= before) break;
+    }
   }
 
   private async drain(): Promise<void> {
     const size = this.opts.batchSize ?? 500;
-    while (this.queue.length > 0) {
+    if (this.queue.length === 0) return;
+    do {
       const batch = this.queue.slice(0, size);
       try {
         await this.pool.query({
@@ -95,6 +105,6 @@ export class UsageLog {
         this.log.warn({ err: String(err), queued: this.queue.length }, 'usage batch not written; will retry');
         return;
       }
-    }
+    } while (this.queue.length >= size);
   }
 }
