@@ -23,7 +23,7 @@ const responses: Call[] = [];
 let broken: http.Server;
 let brokenUrl: string;
 let deadUrl: string;
-const behaviour: { mode: 'slow' | 'not_json' | 'wrong_id' | 'no_entities' | 'html_500' | 'reset' } = { mode: 'slow' };
+const behaviour: { mode: 'slow' | 'not_json' | 'wrong_id' | 'other_capability' | 'bad_status' | 'truncated' | 'no_entities' | 'html_500' | 'reset' } = { mode: 'slow' };
 
 beforeAll(async () => {
   db = await emptyDatabase();
@@ -45,6 +45,17 @@ beforeAll(async () => {
         return void res.status(200).set('x-budget-entities', '').send('<html>oops</html>');
       case 'wrong_id':
         return void res.status(200).set('x-budget-entities', '').json({ request_id: 'req_000000000000000000000000', capability: 'get_record_version', status: 'supported' });
+      case 'other_capability':
+        return void res.status(200).set('x-budget-entities', '').json({ request_id: id, capability: 'get_record_version', status: 'supported' });
+      case 'bad_status':
+        return void res.status(200).set('x-budget-entities', '').json({ request_id: id, capability: 'get_product_record', status: 'fine' });
+      case 'truncated':
+        // Cut short after the envelope's first members, as a broken serialiser or a lying proxy might send it.
+        return void res
+          .status(200)
+          .set('x-budget-entities', '')
+          .type('application/json')
+          .send(JSON.stringify({ request_id: id, capability: 'get_product_record', status: 'supported', summary: 'oops' }).slice(0, -3));
       case 'no_entities':
         return void res.status(200).json({ request_id: id, capability: 'get_product_record', status: 'supported' });
       case 'html_500':
@@ -268,8 +279,8 @@ describe('when an upstream fails', () => {
     });
   });
 
-  it('malformed answers are withheld: not JSON, another request id, no entities header, an HTML 500, a reset', async () => {
-    for (const mode of ['not_json', 'wrong_id', 'no_entities', 'html_500', 'reset'] as const) {
+  it('malformed answers are withheld: not JSON, another request id or capability, no valid status, cut short, no entities header, an HTML 500, a reset', async () => {
+    for (const mode of ['not_json', 'wrong_id', 'other_capability', 'bad_status', 'truncated', 'no_entities', 'html_500', 'reset'] as const) {
       behaviour.mode = mode;
       await withRecordUpstream(brokenUrl, async (g) => {
         const r = await send('/api/v1/products/prd_aaaaaaaaaaaa', { key: k.key }, g.url);

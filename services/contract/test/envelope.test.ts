@@ -16,6 +16,13 @@ describe('buildAnswer', () => {
     expect(AnswerEnvelope.safeParse(a).success).toBe(true);
   });
 
+  it('serialises request_id, capability and status first, whatever order they were given in (the gateway checks that head without parsing)', () => {
+    const given = { summary: 'The Record version.', status: 'supported' as const, capability: 'get_record_version', confidence: base().confidence, record, request_id: newRequestId() };
+    const json = JSON.stringify(buildAnswer(given));
+    expect(json.startsWith(`{"request_id":"${given.request_id}","capability":"get_record_version","status":"supported"`)).toBe(true);
+    expect(json.endsWith('}')).toBe(true);
+  });
+
   it('rejects an answer missing a required field', () => {
     const { summary: _s, ...noSummary } = base();
     expect(() => buildAnswer(noSummary as never)).toThrow(ContractViolation);
