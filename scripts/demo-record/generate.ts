@@ -387,7 +387,7 @@ async function insertEditions(c: pg.ClientBase): Promise<number> {
       `SELECT s.signal_id, s.product_id, b.name || ' ' || p.name AS product_name, s.dimension, s.summary,
               to_char(s.released_on, 'YYYY-MM-DD') AS released_at, to_char(s.window_start, 'YYYY-MM-DD') AS start,
               to_char(s.window_end, 'YYYY-MM-DD') AS "end", to_char(s.exact_change_date, 'YYYY-MM-DD') AS exact
-         FROM signals s JOIN products p USING (product_id) JOIN brands b USING (brand_id)
+         FROM signals s JOIN products p USING (product_id) JOIN brands b ON b.brand_id = p.brand_id
         WHERE to_char(s.released_on, 'YYYY-MM') = $1 ORDER BY s.released_on, s.signal_id`, [period]);
     const bench = await c.query<{ caffeine_median: number | null; caffeine_n: number; cohort: number; price_median: number | null; price_n: number }>(
       `WITH newest AS (
