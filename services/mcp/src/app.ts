@@ -1,5 +1,4 @@
 import express from 'express';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { newRequestId } from '@evidence-record/contract';
 import { isDraining, type Logger } from '@evidence-record/platform';
 import type { McpConfig } from './config';
@@ -40,6 +39,14 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // First: the router tries routes in order, and nearly every request is a POST /mcp.
+  mountMcpEndpoint(app, {
+    allowedHosts: config.MCP_ALLOWED_HOSTS,
+    allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+    log: deps.log,
+    metrics,
+    protocol: { catalogue, gateway, metrics },
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: 'mcp' });
   });
@@ -50,14 +57,6 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   app.get('/metrics', async (_req, res) => {
     res.set('Content-Type', metrics.base.registry.contentType);
     res.end(await metrics.base.registry.metrics());
-  });
-
-  mountMcpEndpoint(app, {
-    allowedHosts: config.MCP_ALLOWED_HOSTS,
-    allowedOrigins: config.MCP_ALLOWED_ORIGINS,
-    log: deps.log,
-    metrics,
-    protocol: { catalogue, gateway, metrics, validator: new AjvJsonSchemaValidator() },
   });
 
   app.use((_req, res) => {

@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, headers, newRequestId, requestIdPattern } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
+import { ExchangeTransport, type MessageLabels } from './exchange-transport';
 import type { McpMetrics } from './metrics';
 import { buildProtocolServer, type ProtocolDeps } from './protocol-server';
 import {
@@ -16,7 +16,7 @@ import {
   singleHeader,
   type PresentedKey,
 } from './request-guards';
-import { dataCodeOf, sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
+import { sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
 
 /** The spec's body limit, the same as REST. */
 export const MAX_BODY_BYTES = 8192;
@@ -38,8 +38,8 @@ interface Exchange {
   /** The gateway's trace, continued into every REST call a tool makes. */
   trace: TraceSpan;
   started: bigint;
-  /** JSON-RPC requests of this POST, by id: what to label their answers with. */
-  pending: Map<RequestId, { method: string; tool: string }>;
+  /** Method (and tool) of each JSON-RPC message of this POST, for the log line. */
+  methods: string[];
 }
 
 function exchangeOf(res: Response): Exchange {
@@ -50,45 +50,6 @@ function requestIdOf(req: Request): string {
   // The gateway's id, so one id follows the request through logs; ours when called directly.
   const incoming = singleHeader(req.headers[headers.requestId]);
   return incoming && requestIdPattern.test(incoming) ? incoming : newRequestId();
-}
-
-/**
- * A transport that sees every answer it sends: it counts outcomes and
- * makes every JSON-RPC error carry `data.request_id` and `data.code`, also
- * for the errors the SDK raises itself (method not found, malformed params).
- */
-class ObservedTransport extends StreamableHTTPServerTransport {
-  constructor(
-    private readonly exchange: Exchange,
-    private readonly metrics: McpMetrics,
-  ) {
-    super({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  }
-
-  override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    if (isJSONRPCErrorResponse(message)) {
-      const data = typeof message.error.data === 'object' && message.error.data !== null ? (message.error.data as Record<string, unknown>) : {};
-      message = {
-        ...message,
-        error: {
-          code: message.error.code,
-          // The SDK prefixes its own errors with "MCP error <code>: ", which says nothing the code does not.
-          message: message.error.message.replace(/^MCP error -?\d+: /, ''),
-          data: { request_id: this.exchange.requestId, code: dataCodeOf[message.error.code] ?? 'error', ...data },
-        },
-      };
-      this.count(message.id, String((message.error.data as { code: unknown }).code));
-    } else if (isJSONRPCResultResponse(message)) {
-      this.count(message.id, (message.result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok');
-    }
-    return super.send(message, options);
-  }
-
-  private count(id: RequestId | undefined, outcome: string): void {
-    const labels = id === undefined ? undefined : this.exchange.pending.get(id);
-    if (!labels) return;
-    this.metrics.messages.inc({ ...labels, outcome });
-  }
 }
 
 /**
@@ -128,7 +89,7 @@ function guard(opts: EndpointOptions): RequestHandler {
       log: opts.log.child({ request_id: requestId, trace_id: trace.traceId, key_id: key.keyId }),
       trace,
       started,
-      pending: new Map(),
+      methods: [],
     } satisfies Exchange;
     next();
   };
@@ -151,63 +112,93 @@ function isMessageBatch(body: unknown): body is unknown[] {
 }
 
 /**
- * POST /mcp after the guards: check the JSON-RPC shape, then let a fresh
- * SDK server and stateless transport answer with one JSON body (never a
- * stream, never a session id).
+ * POST /mcp after the guards: check the JSON-RPC shape, hand the messages
+ * to the process's one SDK server through the exchange transport, and
+ * answer with one JSON body (never a stream, never a session id), or 202
+ * when the POST carries no request.
  */
-function serve(opts: EndpointOptions): RequestHandler {
-  return async (req, res) => {
+function serve(opts: EndpointOptions, transport: ExchangeTransport): RequestHandler {
+  return (req, res) => {
     const exchange = exchangeOf(res);
     const body: unknown = req.body;
-    const messages = isMessageBatch(body) ? body : [body];
-    const parsed = messages.map((m) => JSONRPCMessageSchema.safeParse(m));
-    // The SDK refuses these two itself, in a shape without request_id; refuse them here in ours.
-    const initializeInBatch = messages.length > 1 && parsed.some((p) => (p.data as { method?: unknown } | undefined)?.method === 'initialize');
-    if (messages.length === 0 || messages.length > MAX_BATCH || initializeInBatch || parsed.some((p) => !p.success)) {
+    const raw = isMessageBatch(body) ? body : [body];
+    const messages: JSONRPCMessage[] = [];
+    let invalid = raw.length === 0 || raw.length > MAX_BATCH;
+    for (let i = 0; i < raw.length && !invalid; i++) {
+      const parsed = JSONRPCMessageSchema.safeParse(raw[i]);
+      if (parsed.success) messages.push(parsed.data);
+      else invalid = true;
+    }
+    // The SDK's transport refused these two itself; refuse them here in our shape.
+    if (invalid || (messages.length > 1 && messages.some((m) => 'method' in m && m.method === 'initialize'))) {
       opts.metrics.httpRefusals.inc({ code: 'invalid_request' });
       return sendHttpRefusal(res, 'invalid_request', exchange.requestId);
     }
-    for (const p of parsed) {
-      const message = p.data as { id?: RequestId; method?: string; params?: { name?: unknown } };
-      if (message.method === undefined) continue;
+
+    const labels: (MessageLabels | undefined)[] = [];
+    const delivered: JSONRPCMessage[] = [];
+    for (const message of messages) {
+      if (!('method' in message)) {
+        // A response from the client: this server sends no requests, so it answers nothing.
+        delivered.push(message);
+        labels.push(undefined);
+        continue;
+      }
       const method = opts.metrics.methodLabel(message.method);
       const tool = method === 'tools/call' ? (opts.protocol.catalogue.find(String(message.params?.name))?.name ?? 'unknown') : '';
-      if (message.id === undefined) opts.metrics.messages.inc({ method, tool, outcome: 'notification' });
-      else exchange.pending.set(message.id, { method, tool });
+      exchange.methods.push(tool ? `${method}:${tool}` : method);
+      if (!('id' in message)) {
+        opts.metrics.messages.inc({ method, tool, outcome: 'notification' });
+        // A cancellation can only name a request of this POST or of another, whose answer is on its way
+        // or sent: with one server for every HTTP request it could only stop the wrong request (0602).
+        if (message.method === 'notifications/cancelled') continue;
+      }
+      delivered.push(message);
+      labels.push({ method, tool });
     }
 
-    const server = buildProtocolServer({ key: exchange.key, log: exchange.log, traceparent: exchange.trace.traceparent }, opts.protocol);
-    const transport = new ObservedTransport(exchange, opts.metrics);
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     res.setHeader('Cache-Control', CACHE_CONTROL);
     res.setHeader(headers.requestId, exchange.requestId);
-    res.on('finish', () => {
+    const pending = transport.dispatch(
+      { requestId: exchange.requestId, context: { key: exchange.key, log: exchange.log, traceparent: exchange.trace.traceparent } },
+      delivered,
+      labels,
+    );
+    // One listener for both ends of the answer: 'close' follows 'finish', or comes alone when the client went away.
+    res.on('close', () => {
+      pending?.abandon();
+      if (!res.writableFinished) return;
       const seconds = Number(process.hrtime.bigint() - exchange.started) / 1e9;
       const status = String(res.statusCode);
       opts.metrics.httpSeconds.observe({ status }, seconds);
       opts.metrics.base.requests.inc({ capability: 'mcp', status, code: '' });
       opts.metrics.base.latency.observe({ capability: 'mcp', status }, seconds);
       exchange.trace.end({ attributes: { 'http.response.status_code': res.statusCode } });
-      exchange.log.info(
-        { route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: [...exchange.pending.values()].map((p) => (p.tool ? `${p.method}:${p.tool}` : p.method)) },
-        'mcp request',
-      );
+      exchange.log.info({ route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: exchange.methods }, 'mcp request');
     });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } catch (err) {
-      exchange.log.error({ err: err instanceof Error ? err.message : String(err) }, 'mcp request failed');
-      if (!res.headersSent) sendHttpRefusal(res, 'internal_error', exchange.requestId);
+    if (!pending) {
+      res.statusCode = 202;
+      res.end();
+      return;
     }
+    void pending.answered.then((answers) => {
+      if (res.destroyed) return;
+      // One request, alone or among notifications, is answered with one object, as the SDK's transport does.
+      const text = JSON.stringify(answers.length === 1 ? answers[0] : answers);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Content-Length', Buffer.byteLength(text));
+      res.end(text);
+    });
   };
 }
 
-/** Mounts POST /mcp (and its refusals for every other method) on an app. */
+/** Mounts POST /mcp (and its refusals for every other method) on an app, with the process's one MCP server. */
 export function mountMcpEndpoint(app: express.Express, opts: EndpointOptions): void {
+  const transport = new ExchangeTransport(opts.metrics);
+  const server = buildProtocolServer(opts.protocol, (requestId) => transport.callerOf(requestId)?.context);
+  server.onerror = (err) => opts.log.debug({ err: err.message }, 'mcp protocol error');
+  void server.connect(transport);
   const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
-  app.all('/mcp', guard(opts), parseJson, serve(opts), bodyErrors(opts));
+  app.all('/mcp', guard(opts), parseJson, serve(opts, transport), bodyErrors(opts));
 }

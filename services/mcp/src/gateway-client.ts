@@ -26,6 +26,8 @@ export class GatewayUnavailable extends Error {
 /** Answers bigger than this are not relayed (the largest envelope, a ledger edition, is far smaller). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+const USER_AGENT = `evidence-record-mcp/${API_VERSION}`;
+
 /**
  * Calls the gateway's REST routes over kept-alive connections. Every call
  * carries the caller's own key and `X-Service-Origin: mcp`, so the gateway
@@ -33,7 +35,8 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  * a REST caller: that REST call is the only place an MCP tool call is metered.
  */
 export class GatewayClient {
-  private readonly base: URL;
+  /** Where every call goes, as request options built once (a URL per call would be parsed per call). */
+  private readonly target: { protocol: string; hostname: string; port: string; agent: http.Agent; timeout: number };
   /** A path prefix of GATEWAY_URL, if any, kept in front of every REST path. */
   private readonly prefix: string;
   private readonly agent: http.Agent;
@@ -43,18 +46,27 @@ export class GatewayClient {
     baseUrl: string,
     private readonly timeoutMs: number,
   ) {
-    this.base = new URL(baseUrl);
-    this.prefix = this.base.pathname.replace(/\/+$/, '');
-    this.transport = this.base.protocol === 'https:' ? https : http;
-    const AgentClass = this.base.protocol === 'https:' ? https.Agent : http.Agent;
+    const base = new URL(baseUrl);
+    this.prefix = base.pathname.replace(/\/+$/, '');
+    const secure = base.protocol === 'https:';
+    this.transport = secure ? https : http;
+    const AgentClass = secure ? https.Agent : http.Agent;
     this.agent = new AgentClass({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' });
+    this.target = {
+      protocol: base.protocol,
+      // An IPv6 literal is bracketed in a URL and bare in request options.
+      hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: base.port || (secure ? '443' : '80'),
+      agent: this.agent,
+      timeout: timeoutMs,
+    };
   }
 
   call(request: RestRequest, key: KeyHeaders, traceparent?: string): Promise<RestAnswer> {
     const payload = request.body === null ? null : Buffer.from(JSON.stringify(request.body), 'utf8');
     const outgoing: http.OutgoingHttpHeaders = {
       accept: 'application/json',
-      'user-agent': `evidence-record-mcp/${API_VERSION}`,
+      'user-agent': USER_AGENT,
       [contractHeaders.serviceOrigin]: 'mcp',
     };
     if (key.authorization !== undefined) outgoing.authorization = key.authorization;
@@ -64,45 +76,41 @@ export class GatewayClient {
       outgoing['content-type'] = 'application/json';
       outgoing['content-length'] = payload.length;
     }
-    const url = new URL(`${this.base.origin}${this.prefix}${request.path}`);
+    const options: http.RequestOptions = { ...this.target, method: request.method, path: `${this.prefix}${request.path}`, headers: outgoing };
 
     return new Promise<RestAnswer>((resolve, reject) => {
-      const req = this.transport.request(
-        url,
-        { method: request.method, headers: outgoing, agent: this.agent, timeout: this.timeoutMs },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > MAX_ANSWER_BYTES) {
-              req.destroy(new GatewayUnavailable(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
-              return;
-            }
-            chunks.push(chunk);
+      const req = this.transport.request(options, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) {
+            req.destroy(new GatewayUnavailable(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const h = (name: string): string | null => {
+            const v = res.headers[name];
+            return typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : null;
+          };
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            contentType: h('content-type'),
+            requestId: h('x-request-id'),
+            retryAfter: h('retry-after'),
+            rateLimit: {
+              limit: h('ratelimit-limit'),
+              remaining: h('ratelimit-remaining'),
+              reset: h('ratelimit-reset'),
+              policy: h('ratelimit-policy'),
+            },
           });
-          res.on('end', () => {
-            const h = (name: string): string | null => {
-              const v = res.headers[name];
-              return typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : null;
-            };
-            resolve({
-              status: res.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString('utf8'),
-              contentType: h('content-type'),
-              requestId: h('x-request-id'),
-              retryAfter: h('retry-after'),
-              rateLimit: {
-                limit: h('ratelimit-limit'),
-                remaining: h('ratelimit-remaining'),
-                reset: h('ratelimit-reset'),
-                policy: h('ratelimit-policy'),
-              },
-            });
-          });
-          res.on('error', (err) => reject(new GatewayUnavailable(err.message)));
-        },
-      );
+        });
+        res.on('error', (err) => reject(new GatewayUnavailable(err.message)));
+      });
       req.on('timeout', () => req.destroy(new GatewayUnavailable(`no answer within ${this.timeoutMs} ms`)));
       req.on('error', (err) => reject(err instanceof GatewayUnavailable ? err : new GatewayUnavailable(err.message)));
       req.end(payload ?? undefined);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import {
   CallToolRequestSchema,
   InitializeRequestSchema,
@@ -8,49 +7,41 @@ import {
   ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  type JSONRPCRequest,
+  type RequestId,
   type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { initialize, instructions, serverCapabilities, serverInfo } from './methods/initialize';
 import { callTool, type ToolCallContext, type ToolCallDeps } from './methods/tools-call';
 import { RpcError, rpcCodes } from './rpc-errors';
 
-export interface ProtocolDeps extends ToolCallDeps {
-  /** Shared by every per-request server: building a JSON Schema validator per request would be waste. */
-  validator: jsonSchemaValidator;
-}
+export type ProtocolDeps = ToolCallDeps;
 
 type SdkRequestSchema = z.ZodObject<{ method: z.ZodLiteral<string> } & z.ZodRawShape>;
-
-/** Schemas that only match a method name, built once: the SDK dispatches on them, we parse the params. */
-const methodMatchers = new Map<string, z.ZodType>();
-function matcherFor(method: string): z.ZodType {
-  let matcher = methodMatchers.get(method);
-  if (!matcher) {
-    matcher = z.looseObject({ method: z.literal(method) });
-    methodMatchers.set(method, matcher);
-  }
-  return matcher;
-}
+type Method = (request: JSONRPCRequest, requestId: RequestId) => ServerResult | Promise<ServerResult>;
 
 /**
- * Registers a method handler that parses the request with the SDK's schema
- * itself, so malformed params are a -32602 naming the field rather than
- * the SDK's generic internal error.
+ * A method that parses its request with the SDK's own schema, so malformed
+ * params are a -32602 naming the field rather than the SDK's generic
+ * internal error.
  */
-function handle<S extends SdkRequestSchema>(server: Server, schema: S, handler: (request: z.infer<S>) => ServerResult | Promise<ServerResult>): void {
-  const method = schema.shape.method.value;
-  server.setRequestHandler(matcherFor(method) as z.ZodObject<{ method: z.ZodLiteral<string> }>, async (raw) => {
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue ? issue.path.filter((p) => p !== 'params').join('.') || 'params' : 'params';
-      throw new RpcError(rpcCodes.invalidParams, `Invalid params for ${method}: ${field}: ${issue?.message ?? 'invalid'}`, {
-        code: 'invalid_params',
-        field,
-      });
-    }
-    return handler(parsed.data);
-  });
+function method<S extends SdkRequestSchema>(schema: S, handler: (request: z.infer<S>, requestId: RequestId) => ServerResult | Promise<ServerResult>): [string, Method] {
+  const name = schema.shape.method.value;
+  return [
+    name,
+    (raw, requestId) => {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue ? issue.path.filter((p) => p !== 'params').join('.') || 'params' : 'params';
+        throw new RpcError(rpcCodes.invalidParams, `Invalid params for ${name}: ${field}: ${issue?.message ?? 'invalid'}`, {
+          code: 'invalid_params',
+          field,
+        });
+      }
+      return handler(parsed.data, requestId);
+    },
+  ];
 }
 
 /** We never issue cursors, so any cursor is one we did not issue. */
@@ -61,32 +52,53 @@ function refuseCursor(params: { cursor?: string } | undefined): void {
 }
 
 /**
- * One MCP server for one HTTP request, as the SDK's stateless mode
- * requires. Everything it serves (the tool table, capabilities,
- * instructions) was built once at start-up; only the caller's context is new.
+ * The process's one MCP server, built once at start-up with everything it
+ * serves (the tool table, capabilities, instructions). Each request's
+ * caller (key, log, trace) is looked up by the id the server sees the
+ * request under (see ExchangeTransport).
+ *
+ * Our methods answer through the SDK's fallback request handler rather than
+ * `setRequestHandler`: for tools/call the SDK's `Server` wraps a registered
+ * handler in a second parse of the request and a zod check of the result
+ * against CallToolResultSchema on every call, which for a result this
+ * service builds itself from a fixed shape (methods/tools-call.ts) costs
+ * more CPU than the rest of the call's JSON-RPC handling. The SDK still
+ * frames, dispatches and answers every message, and answers ping and the
+ * notifications itself.
  */
-export function buildProtocolServer(ctx: ToolCallContext, deps: ProtocolDeps): Server {
-  const server = new Server(serverInfo, { capabilities: serverCapabilities, instructions, jsonSchemaValidator: deps.validator });
-  handle(server, InitializeRequestSchema, (request) => initialize(request.params));
-  handle(server, ListToolsRequestSchema, (request) => {
-    refuseCursor(request.params);
-    return { tools: deps.catalogue.listed };
-  });
-  // Through handle() like the other methods: registered with the SDK's own schema, a malformed name or
-  // arguments (null, an array) failed the SDK's parse before its -32602 check and came back -32603.
-  // The SDK still checks name/arguments (-32602) and the result's shape.
-  handle(server, CallToolRequestSchema, (request) => callTool(request.params, ctx, deps));
-  handle(server, ListResourcesRequestSchema, (request) => {
-    refuseCursor(request.params);
-    return { resources: [] };
-  });
-  handle(server, ListResourceTemplatesRequestSchema, (request) => {
-    refuseCursor(request.params);
-    return { resourceTemplates: [] };
-  });
-  handle(server, ListPromptsRequestSchema, (request) => {
-    refuseCursor(request.params);
-    return { prompts: [] };
-  });
+export function buildProtocolServer(deps: ProtocolDeps, callerOf: (requestId: RequestId) => ToolCallContext | undefined): Server {
+  const server = new Server(serverInfo, { capabilities: serverCapabilities, instructions });
+  const methods = new Map<string, Method>([
+    // Ours negotiates within our three versions only; the SDK's answers its own newest (docs/decisions/0602).
+    method(InitializeRequestSchema, (request) => initialize(request.params)),
+    method(ListToolsRequestSchema, (request) => {
+      refuseCursor(request.params);
+      return { tools: deps.catalogue.listed };
+    }),
+    method(CallToolRequestSchema, (request, requestId) => {
+      const caller = callerOf(requestId);
+      // Only a request whose HTTP request has gone away has no caller; its answer is dropped anyway.
+      if (!caller) throw new RpcError(rpcCodes.internalError, 'The request was abandoned.', { code: 'internal_error' });
+      return callTool(request.params, caller, deps);
+    }),
+    method(ListResourcesRequestSchema, (request) => {
+      refuseCursor(request.params);
+      return { resources: [] };
+    }),
+    method(ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor(request.params);
+      return { resourceTemplates: [] };
+    }),
+    method(ListPromptsRequestSchema, (request) => {
+      refuseCursor(request.params);
+      return { prompts: [] };
+    }),
+  ]);
+  server.removeRequestHandler('initialize');
+  server.fallbackRequestHandler = async (request, extra) => {
+    const serve = methods.get(request.method);
+    if (!serve) throw new RpcError(rpcCodes.methodNotFound, 'Method not found', { code: 'method_not_found' });
+    return serve(request, extra.requestId);
+  };
   return server;
 }

@@ -328,6 +328,64 @@ describe('the HTTP surface', () => {
   });
 });
 
+describe('one server for every HTTP request', () => {
+  const toolCall = (id: number | string, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+  it('keeps concurrent requests that use the same id apart: each answer, key and tool stays with its own caller', async () => {
+    const other = generateKey('test');
+    gateway.delayMs = 150;
+    try {
+      const [a, b] = await Promise.all([
+        rpc(server.url, toolCall(1, 'products.get', { product_id: 'prd_abc123def456' }), bearer),
+        rpc(server.url, toolCall(1, 'record.version', {}), { 'x-service-key': other.key }),
+      ]);
+      expect(a.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { capability: 'get_product_record' } } });
+      expect(b.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { capability: 'get_record_version' } } });
+      const byCapability = new Map(gateway.calls.map((c) => [c.capability, c.headers]));
+      expect(byCapability.get('get_product_record')?.authorization).toBe(`Bearer ${key}`);
+      expect(byCapability.get('get_product_record')?.['x-service-key']).toBeUndefined();
+      expect(byCapability.get('get_record_version')?.['x-service-key']).toBe(other.key);
+      expect(byCapability.get('get_record_version')?.authorization).toBeUndefined();
+    } finally {
+      gateway.delayMs = 0;
+    }
+  });
+
+  it('answers every request of a batch in order, also two with the same id, and one request among notifications with one object', async () => {
+    const same = await rpc(server.url, [toolCall('x', 'record.version', {}), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 'x', method: 'ping' }], bearer);
+    expect(same.status).toBe(200);
+    expect(same.json).toEqual([expect.objectContaining({ id: 'x', result: expect.objectContaining({ structuredContent: expect.objectContaining({ capability: 'get_record_version' }) }) }), { jsonrpc: '2.0', id: 'x', result: {} }]);
+    const one = await rpc(server.url, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 4, method: 'ping' }], bearer);
+    expect(one.json).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+  });
+
+  it('accepts a cancellation without acting on it: the request it names is still answered', async () => {
+    const res = await rpc(server.url, [{ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }], bearer);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ id: 3, result: { tools: expect.any(Array) } });
+    const alone = await rpc(server.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, bearer);
+    expect(alone.status).toBe(202);
+  });
+
+  it('drops the answer of a request whose client went away, and serves the next ones', async () => {
+    gateway.delayMs = 300;
+    try {
+      const gone = rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer }, body: JSON.stringify(toolCall(1, 'record.version', {})) }, { abortAfterMs: 50 });
+      await expect(gone).rejects.toThrow();
+      gateway.delayMs = 0;
+      const next = await rpc(server.url, toolCall(1, 'products.get', { product_id: 'prd_abc123def456' }), bearer);
+      expect(next.json).toMatchObject({ id: 1, result: { structuredContent: { capability: 'get_product_record' } } });
+      // The abandoned call's REST answer arrives after this and goes nowhere.
+      await new Promise((r) => setTimeout(r, 400));
+      const after = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer);
+      expect(after.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+      expect(server.logs.join('\n')).not.toMatch(/mcp request failed|unhandled error/);
+    } finally {
+      gateway.delayMs = 0;
+    }
+  });
+});
+
 describe('operations', () => {
   it('counts messages by method, tool and outcome', async () => {
     await call('products.get', { product_id: 'prd_abc123def456' });

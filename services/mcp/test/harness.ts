@@ -63,7 +63,11 @@ export interface RawResponse {
 export const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** A raw HTTP request, so tests control every header (Host included) and see every response header. */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  client: { abortAfterMs?: number } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method ?? 'POST', headers: opts.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -80,6 +84,8 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
       });
     });
     req.on('error', reject);
+    // A client that gives up waiting: the connection is closed with the request unanswered.
+    if (client.abortAfterMs !== undefined) setTimeout(() => req.destroy(new Error('client gave up')), client.abortAfterMs);
     req.end(opts.body);
   });
 }
