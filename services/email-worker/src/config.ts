@@ -17,8 +17,12 @@ export const EmailWorkerConfigSchema = z
     PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
     /** Durable consumer on the ALERTS stream shared by every replica. */
     EMAIL_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('email-worker'),
-    /** Alerts one replica sends at once (also its SMTP connection pool size). */
-    EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /**
+     * Alerts one replica sends at once: its SMTP connection pool size, and (+2) its Postgres pool, so recording
+     * 'sent' never waits for a connection. Each connection carries one email per few SMTP round trips, so against
+     * a relay 20 ms away 4 gave ~42 emails/s and 16 ~167/s (docs/watch-and-alerts.md).
+     */
+    EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
     /** Unacknowledged messages come back to the consumer after this long. */
     EMAIL_ACK_WAIT_MS: ms(1_000, 600_000, 60_000),
     /** A 'sending' claim older than this belongs to a worker that died mid-send; another may take the alert over. */

@@ -154,11 +154,13 @@ async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, at
     return;
   }
   const unavailable = failure.kind === 'unavailable';
+  // Both counters move in the same tick, before the database step, so a scrape never sees one without the other
+  // (test/operability/dependency-errors.test.ts compares them) and the SMTP failure counts even if Postgres fails next.
+  o.metrics.failed.inc({ kind: failure.kind });
   if (unavailable) o.metrics.dependencyErrors?.inc({ dependency: 'smtp' });
   await markRetry(o.pool, alertId, failure.message, unavailable);
   // During an outage the attempt count stands still, so the redelivery count drives the backoff.
   const delay = backoffMs(unavailable ? msg.info.deliveryCount : attempt, o.backoffBaseMs, o.backoffMaxMs);
-  o.metrics.failed.inc({ kind: failure.kind });
   log.warn({ attempt, kind: failure.kind, retry_in_ms: delay, error: failure.message }, 'SMTP send failed; will retry');
   msg.nak(delay);
 }

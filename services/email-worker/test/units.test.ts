@@ -72,6 +72,14 @@ describe('SMTP failures and backoff', () => {
     expect(classifySmtpFailure(Object.assign(new Error('x'), { code: 'EENVELOPE', responseCode: 550 })).kind).toBe('permanent');
     expect(classifySmtpFailure(Object.assign(new Error('bad address'), { code: 'EENVELOPE' })).kind).toBe('temporary');
   });
+  it('treats every way of not reaching the server as an outage', () => {
+    for (const code of ['ECONNREFUSED', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT']) {
+      expect(classifySmtpFailure(Object.assign(new Error(`connect ${code}`), { code })).kind, code).toBe('unavailable');
+    }
+    // The pool's failure for a connection closed before the greeting carries no code.
+    expect(classifySmtpFailure(new Error('Reached maximum number of retries after connection was closed')).kind).toBe('unavailable');
+    expect(classifySmtpFailure(new Error('something else went wrong')).kind).toBe('temporary');
+  });
   it('never stores SMTP credentials in an error', () => {
     const f = classifySmtpFailure(new Error('cannot reach smtp://user:hunter2@mail.test:587'));
     expect(f.message).not.toContain('hunter2');
@@ -94,7 +102,7 @@ describe('configuration', () => {
   const required = { DATABASE_URL: 'postgres://x/y', NATS_URL: 'nats://127.0.0.1:4222' };
   it('points at the local SMTP sink by default', () => {
     const c = EmailWorkerConfigSchema.parse(required);
-    expect(c).toMatchObject({ PORT: 8106, SMTP_URL: 'smtp://127.0.0.1:1025', EMAIL_MAX_ATTEMPTS: 8, EMAIL_WORKER_CRASH_AFTER_SEND: '0' });
+    expect(c).toMatchObject({ PORT: 8106, SMTP_URL: 'smtp://127.0.0.1:1025', EMAIL_CONCURRENCY: 16, EMAIL_MAX_ATTEMPTS: 8, EMAIL_WORKER_CRASH_AFTER_SEND: '0' });
   });
   it('refuses a lease shorter than a slow send', () => {
     expect(EmailWorkerConfigSchema.safeParse({ ...required, EMAIL_LEASE_MS: '30000', SMTP_TIMEOUT_MS: '20000' }).success).toBe(false);
@@ -104,8 +112,13 @@ describe('configuration', () => {
 describe('smtpTransportOptions', () => {
   it('pools connections and applies the timeouts (a URL plus options would make them message defaults)', () => {
     const o = smtpTransportOptions('smtp://127.0.0.1:1025', { timeoutMs: 7000, maxConnections: 4 });
-    expect(o).toMatchObject({ pool: true, host: '127.0.0.1', port: 1025, secure: false, maxConnections: 4, connectionTimeout: 7000, greetingTimeout: 7000, socketTimeout: 7000 });
+    expect(o).toMatchObject({ pool: true, host: '127.0.0.1', port: 1025, secure: false, maxConnections: 4, connectionTimeout: 7000, greetingTimeout: 7000, socketTimeout: 7000, maxRequeues: 0 });
     expect(o.auth).toBeUndefined();
+    expect(typeof o.getSocket).toBe('function');
+  });
+
+  it('takes an IPv6 literal host without its brackets', () => {
+    expect(smtpTransportOptions('smtp://[::1]:2525', { timeoutMs: 1000, maxConnections: 1 })).toMatchObject({ host: '::1', port: 2525 });
   });
 
   it('reads TLS and percent-encoded credentials from the URL', () => {
