@@ -7,13 +7,13 @@
 #   docker build -t evidence-record:dev .
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
 #
-# When a workspace is added to package.json, add its package.json to the two
-# manifest COPY blocks below (npm ci needs every workspace manifest).
+# When a workspace is added to package.json, add its package.json to the
+# manifests stage below (npm ci needs every workspace manifest).
 
 ARG NODE_IMAGE=node:20-slim
 
-# ---- build: full install, then esbuild bundles into dist/ -------------------
-FROM ${NODE_IMAGE} AS build
+# ---- manifests: what npm ci reads, so both installs below cache on it alone --
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/
@@ -25,6 +25,11 @@ COPY services/ledger/package.json services/ledger/
 COPY services/watch/package.json services/watch/
 COPY services/mcp/package.json services/mcp/
 COPY services/email-worker/package.json services/email-worker/
+
+# ---- build: full install, then esbuild bundles into dist/ -------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY --from=manifests /app ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
@@ -32,16 +37,7 @@ RUN node scripts/build.mjs
 # ---- deps: production dependencies only ------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY gateway/package.json gateway/
-COPY services/contract/package.json services/contract/
-COPY services/platform/package.json services/platform/
-COPY services/record/package.json services/record/
-COPY services/signals/package.json services/signals/
-COPY services/ledger/package.json services/ledger/
-COPY services/watch/package.json services/watch/
-COPY services/mcp/package.json services/mcp/
-COPY services/email-worker/package.json services/email-worker/
+COPY --from=manifests /app ./
 RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
  && npm cache clean --force
 
