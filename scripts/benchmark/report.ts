@@ -487,7 +487,7 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   until the SMTP sink in the bench process holds a message for every watcher, counted by the
   \`X-Evidence-Record-Alert\` header; three more seconds are waited for duplicates. Then a second
   email-worker replica (same durable consumer) joins and the run is repeated on another product.
-  Both workers run with the shipped defaults (\`EMAIL_CONCURRENCY=4\`). A run is stopped after 65 s;
+  Both workers run with the shipped defaults (\`EMAIL_CONCURRENCY=16\`). A run is stopped after 65 s;
   its emails/s still say how long all would take, and its remaining alerts are cancelled (the worker
   acknowledges a cancelled alert without sending) and drained before the next run starts.
 
