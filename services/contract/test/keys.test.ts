@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateKey, hashSecret, parseKey, secretMatches } from '../src/index';
+import { generateKey, hashSecret, newRequestId, parseKey, randomHex, requestIdPattern, secretMatches } from '../src/index';
 
 describe('API keys', () => {
   it('generates keys of the documented shape whose secret hash matches', () => {
@@ -28,5 +28,20 @@ describe('API keys', () => {
   it('keys are distinct', () => {
     const ids = new Set(Array.from({ length: 200 }, () => generateKey('live').keyId));
     expect(ids.size).toBe(200);
+  });
+});
+
+describe('randomHex (request, trace and span ids)', () => {
+  it('hands out distinct, well-formed ids across refills of its entropy buffer', () => {
+    const seen = new Set<string>();
+    // 4 KiB / 12 bytes ≈ 341 ids per refill: 2,000 ids cross several refills.
+    for (let i = 0; i < 2000; i++) {
+      const id = newRequestId();
+      expect(id).toMatch(requestIdPattern);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(2000);
+    expect(randomHex(16)).toMatch(/^[0-9a-f]{32}$/);
+    expect(randomHex(5000)).toMatch(/^[0-9a-f]{10000}$/);
   });
 });

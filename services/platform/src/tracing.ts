@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   ROOT_CONTEXT,
   SpanKind,
@@ -16,6 +15,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { randomHex } from '@evidence-record/contract';
 import type { Logger } from './logger';
 
 export { SpanKind };
@@ -111,7 +111,6 @@ export interface TraceSpan {
   end: (outcome?: { error?: unknown; attributes?: Attributes }) => void;
 }
 
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 /**
  * Starts a span under `parent` (a context, a traceparent string, or nothing
@@ -126,7 +125,7 @@ export function startSpan(name: string, opts: { parent?: Context | string | null
     span = provider.getTracer('evidence-record').startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, ...(opts.attributes ? { attributes: opts.attributes } : {}) }, parent);
   } else {
     const incoming = trace.getSpanContext(parent);
-    span = trace.wrapSpanContext(incoming && isSpanContextValid(incoming) ? incoming : { traceId: hex(16), spanId: hex(8), traceFlags: TraceFlags.NONE });
+    span = trace.wrapSpanContext(incoming && isSpanContextValid(incoming) ? incoming : { traceId: randomHex(16), spanId: randomHex(8), traceFlags: TraceFlags.NONE });
   }
   const context = trace.setSpan(parent, span);
   const sc = span.spanContext();
