@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, headers, newRequestId, requestIdPattern } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
@@ -42,10 +42,6 @@ interface Exchange {
   methods: string[];
 }
 
-function exchangeOf(res: Response): Exchange {
-  return res.locals.exchange as Exchange;
-}
-
 function requestIdOf(req: Request): string {
   // The gateway's id, so one id follows the request through logs; ours when called directly.
   const incoming = singleHeader(req.headers[headers.requestId]);
@@ -55,14 +51,14 @@ function requestIdOf(req: Request): string {
 /**
  * Everything about the HTTP request that can be refused before a
  * JSON-RPC message is read, in this order: Host, Origin, method, key,
- * protocol version, content type, Accept.
+ * protocol version, content type, Accept. Null when it refused.
  */
-function guard(opts: EndpointOptions): RequestHandler {
+function guard(opts: EndpointOptions): (req: Request, res: Response) => Exchange | null {
   const origins = allowedOrigins(opts.allowedOrigins, opts.allowedHosts);
-  return (req, res, next) => {
+  return (req, res) => {
     const requestId = requestIdOf(req);
     const started = process.hrtime.bigint();
-    const refuse = (code: HttpRefusalCode, extra?: Parameters<typeof sendHttpRefusal>[3]) => {
+    const refuse = (code: HttpRefusalCode, extra?: Parameters<typeof sendHttpRefusal>[3]): null => {
       opts.metrics.httpRefusals.inc({ code });
       opts.metrics.base.refusals.inc({ code });
       sendHttpRefusal(res, code, requestId, extra);
@@ -70,6 +66,7 @@ function guard(opts: EndpointOptions): RequestHandler {
       opts.metrics.base.requests.inc({ capability: 'mcp', status: String(res.statusCode), code });
       opts.metrics.base.latency.observe({ capability: 'mcp', status: String(res.statusCode) }, seconds);
       opts.log.info({ request_id: requestId, method: req.method, route: '/mcp', status: res.statusCode, refused: code }, 'mcp request refused');
+      return null;
     };
     if (!hostAllowed(singleHeader(req.headers.host), opts.allowedHosts)) return refuse('host_not_allowed');
     if (!originAllowed(singleHeader(req.headers.origin), origins)) return refuse('origin_not_allowed');
@@ -83,23 +80,21 @@ function guard(opts: EndpointOptions): RequestHandler {
     if (!isJsonContentType(singleHeader(req.headers['content-type']))) return refuse('unsupported_media_type');
     if (!acceptsStreamableHttp(singleHeader(req.headers.accept))) return refuse('not_acceptable');
     const trace = startSpan('mcp', { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER });
-    res.locals.exchange = {
+    return {
       requestId,
       key,
       log: opts.log.child({ request_id: requestId, trace_id: trace.traceId, key_id: key.keyId }),
       trace,
       started,
       methods: [],
-    } satisfies Exchange;
-    next();
+    };
   };
 }
 
 /** Body-parser failures become JSON-RPC errors: 413 over the limit, -32700 for anything that is not JSON. */
 function bodyErrors(opts: EndpointOptions) {
-  return (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const exchange = res.locals.exchange as Exchange | undefined;
-    if (!exchange || res.headersSent) return next(err);
+  return (err: unknown, exchange: Exchange, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
     const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
     const code: HttpRefusalCode = type === 'entity.too.large' ? 'payload_too_large' : type === 'charset.unsupported' || type === 'encoding.unsupported' ? 'unsupported_media_type' : 'parse_error';
     opts.metrics.httpRefusals.inc({ code });
@@ -117,9 +112,8 @@ function isMessageBatch(body: unknown): body is unknown[] {
  * answer with one JSON body (never a stream, never a session id), or 202
  * when the POST carries no request.
  */
-function serve(opts: EndpointOptions, transport: ExchangeTransport): RequestHandler {
-  return (req, res) => {
-    const exchange = exchangeOf(res);
+function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Request, res: Response, exchange: Exchange) => void {
+  return (req, res, exchange) => {
     const body: unknown = req.body;
     const raw = isMessageBatch(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
@@ -199,6 +193,21 @@ export function mountMcpEndpoint(app: express.Express, opts: EndpointOptions): v
   const server = buildProtocolServer(opts.protocol, (requestId) => transport.callerOf(requestId)?.context);
   server.onerror = (err) => opts.log.debug({ err: err.message }, 'mcp protocol error');
   void server.connect(transport);
+  const admit = guard(opts);
   const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
-  app.all('/mcp', guard(opts), parseJson, serve(opts, transport), bodyErrors(opts));
+  const refuseBody = bodyErrors(opts);
+  const answer = serve(opts, transport);
+  // One handler for the route: the router dispatches once per request rather than once per step.
+  app.all('/mcp', (req, res, next) => {
+    const exchange = admit(req, res);
+    if (!exchange) return;
+    parseJson(req, res, (err?: unknown) => {
+      if (err) return refuseBody(err, exchange, res, next);
+      try {
+        answer(req, res, exchange);
+      } catch (failure) {
+        next(failure);
+      }
+    });
+  });
 }
