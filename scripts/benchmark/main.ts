@@ -10,6 +10,7 @@ import { streamNames } from '@evidence-record/contract';
 import { buildDemoRecord, buildGeneratedRecord, cachedDatabase, cloneDatabase, databaseUrl, dropDatabase, sourceFingerprint } from './databases';
 import { AlertSink, drainAlerts, insertWatchers, measureFanout, type FanoutResult } from './fanout';
 import { combine, runLoad, runLoadSample, type LoadResult, type LoadSample, type RequestTemplate } from './load';
+import { runPaced } from './paced';
 import { PgCounter } from './pg-counter';
 import { probeShapes } from './probe';
 import { summarizeProfile } from './profile';
@@ -28,6 +29,7 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
     counted: { type: 'string', default: '3000' },
+    /** Calls per second of the paced MCP/REST comparison, both sides together. */
     'mcp-rate': { type: 'string', default: '100' },
     watchers: { type: 'string', default: '10000' },
     products: { type: 'string', default: '100000' },
@@ -295,7 +297,7 @@ async function countHotPath(
   const r0 = counters.wire.snapshot();
   const p0 = counters.pg.snapshot();
   const t0 = Date.now();
-  const load = await runLoad({ url: stack.url('gateway'), requests, connections: settings.connections, amount: settings.countedRequests });
+  const load = await runLoad({ url: stack.url('gateway-counted'), requests, connections: settings.connections, amount: settings.countedRequests });
   const seconds = (Date.now() - t0) / 1000;
   const executed1 = await counters.redis.commandCalls();
   const r1 = counters.wire.snapshot();
@@ -459,8 +461,7 @@ try {
     ...common,
     label: 'demo',
     databaseUrl: demoUrl,
-    gatewayDatabaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`,
-    gatewayRedisUrl: `redis://127.0.0.1:${redisWire.port}`,
+    counted: { databaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`, redisUrl: `redis://127.0.0.1:${redisWire.port}` },
     redisPrefix: `erbench:${runId}:demo:`,
     natsPrefix: prefixes.demo,
     backends: ['record', 'signals', 'ledger', 'watch', 'email-worker', 'mcp'] satisfies Bundle[],
@@ -474,8 +475,6 @@ try {
       ...common,
       label: 'large',
       databaseUrl: largeUrl,
-      gatewayDatabaseUrl: largeUrl,
-      gatewayRedisUrl: redis.url,
       redisPrefix: `erbench:${runId}:large:`,
       natsPrefix: prefixes.large,
       backends: ['record', 'signals'],
@@ -568,19 +567,28 @@ try {
   if (probe.status !== 200 || !probeBody.result || probeBody.result.isError || !probeBody.result.structuredContent) {
     notes.push(`MCP probe did not answer the tool call: HTTP ${probe.status} ${JSON.stringify(probeBody).slice(0, 300)}`);
   }
-  // Closed loop first: its MCP throughput sets a fixed rate well below saturation for the latency comparison.
+  // Closed loop: what the extra hops cost in throughput (information).
   const closed = { name: `closed loop, ${settings.connections} connections`, connections: settings.connections };
   const restSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: fixedResolve, cpu: { stack: demo, processes: ['gateway', 'record'] } });
   const mcpSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier), cpu: { stack: demo, processes: ['gateway', 'mcp', 'record'] } });
   const [rest0, mcp0] = await compare(restSide('REST resolve, closed loop'), mcpSide('MCP products.resolve, closed loop'), closed);
   log(`4. ${closed.name}: REST ${fmt(rest0)} | MCP ${fmt(mcp0)}`);
   results.mcp.push({ tool: 'products.resolve', mode: closed.name, rest: rest0, mcp: mcp0 } satisfies McpComparison);
-  const rate = Math.max(5, Math.min(settings.mcpRate, Math.floor((mcp0.rps * 0.3) / 5) * 5));
-  settings.mcpRate = rate;
-  const fixed = { name: `fixed ${rate} req/s, 8 connections`, connections: 8, rate };
-  const [rest1, mcp1] = await compare(restSide('REST resolve, fixed rate'), mcpSide('MCP products.resolve, fixed rate'), fixed);
-  log(`4. ${fixed.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
-  results.mcp.push({ tool: 'products.resolve', mode: fixed.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
+  // The judged latency ratio: one call at a time, paced, REST and MCP alternating call by call.
+  const intervalMs = 1000 / settings.mcpRate;
+  const paced = { name: `paced, one call every ${Number(intervalMs.toFixed(1))} ms, REST and MCP alternating` };
+  const [rest1, mcp1] = await runPaced(
+    [
+      { url: demo.url('gateway'), requests: fixedResolve },
+      { url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier) },
+    ],
+    { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+  );
+  for (const [label, r] of [['REST resolve, paced', rest1], ['MCP products.resolve, paced', mcp1]] as const) {
+    if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
+  }
+  log(`4. ${paced.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
+  results.mcp.push({ tool: 'products.resolve', mode: paced.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
 
   // Profiles when a target is missed (or when asked): both gateways for the checks, the MCP service for MCP.
   const missed = results.overhead.filter((o) => o.full.rps / o.off.rps < targets.checksRatio);

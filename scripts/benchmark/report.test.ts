@@ -40,7 +40,7 @@ function results(over: Partial<BenchResults> = {}): BenchResults {
       },
     ],
     capabilities: [{ capability: 'get_product_record', demo: load(800, 10, 20), large: load(700, 12, 40), demoShapes: [], largeShapes: [] }],
-    mcp: [{ tool: 'products.resolve', mode: 'fixed 100 req/s, 8 connections', rest: load(100, 5, 10), mcp: load(100, 6, 12) }],
+    mcp: [{ tool: 'products.resolve', mode: 'paced, one call every 10 ms, REST and MCP alternating', rest: load(100, 5, 10), mcp: load(100, 6, 12) }],
     fanout: [{ replicas: 1, watchers: 10000, signalId: 'sig_aaaaaaaaaaaa', seconds: 30, fanoutSeconds: 3, firstEmailSeconds: 1, uniqueAlerts: 10000, messages: 10001, duplicates: 1, recipients: 10000, sentInDatabase: 10000, emailsPerSecond: 350, timedOut: false }],
     profiles: [],
     notes: [],
@@ -56,7 +56,7 @@ describe('benchmark report', () => {
     expect(byName.get('Redis round trips per request, resolve_product')).toBe(true);
     expect(byName.get('Postgres queries per request on the request path, resolve_product')).toBe(true);
     expect(byName.get('p99 ratio 100,000-product / demo Record, get_product_record')).toBe(false);
-    expect(byName.get('MCP / REST latency p50, products.resolve (fixed 100 req/s, 8 connections)')).toBe(true);
+    expect(byName.get('MCP / REST latency p50, products.resolve (paced, one call every 10 ms, REST and MCP alternating)')).toBe(true);
     expect(byName.get('Alert fan-out to 10,000 watchers, 1 email worker: all emails in the SMTP sink')).toBe(true);
     expect(byName.get('Alert fan-out, 1 email worker: emails sent twice')).toBe(false);
   });

@@ -151,7 +151,7 @@ export function figures(r: BenchResults): Figure[] {
     const ok = clean(m.rest) && clean(m.mcp);
     const p50 = m.mcp.p50 / m.rest.p50;
     const p99 = m.mcp.p99 / m.rest.p99;
-    const judged = m.mode.startsWith('fixed');
+    const judged = m.mode.startsWith('paced');
     out.push({
       figure: `MCP / REST latency p50, ${m.tool} (${m.mode})`,
       value: `${ratio(p50)} (${ms(m.mcp.p50)} / ${ms(m.rest.p50)})`,
@@ -222,7 +222,7 @@ export function historyLine(r: BenchResults): string {
   const redis = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.redisPerRequest)).toFixed(2) : 'n/a';
   const pg = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.pgAwaitedPerRequest)).toFixed(3) : 'n/a';
   const p99 = r.capabilities.map((c) => ratio(c.large.p99 / c.demo.p99)).join(' / ');
-  const mcp = r.mcp.filter((m) => m.mode.startsWith('fixed')).map((m) => `${ratio(m.mcp.p50 / m.rest.p50)} / ${ratio(m.mcp.p99 / m.rest.p99)}`).join(', ');
+  const mcp = r.mcp.filter((m) => m.mode.startsWith('paced')).map((m) => `${ratio(m.mcp.p50 / m.rest.p50)} / ${ratio(m.mcp.p99 / m.rest.p99)}`).join(', ');
   const fan = r.fanout.map((f) => (f.seconds === null ? 'timeout' : `${f.seconds.toFixed(1)} s`)).join(' / ');
   return `| ${r.date.slice(0, 16).replace('T', ' ')} | \`${r.commit}\`${r.dirty ? '+' : ''} | ${over} | ${redis} | ${pg} | ${p99} | ${mcp} | ${fan} | ${passed}/${judged} |`;
 }
@@ -240,7 +240,7 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     `- **Load average** (1/5/15 min) before: ${r.machine.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.machine.loadAfter.map((v) => v.toFixed(2)).join(' / ')} — the load generator, every service, Postgres and Redis share these CPUs, and so does anything else running on the machine`,
   );
   L.push(
-    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also at a fixed ${r.settings.mcpRate} req/s`,
+    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating)`,
   );
   L.push(
     `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and generated (\`${r.records.large.database}\`: ${r.records.large.products.toLocaleString('en-US')} products, ${r.records.large.signals.toLocaleString('en-US')} Signals; ${r.records.large.reused ? 'reused from the cache' : `generated in ${Math.round(r.records.large.buildSeconds)} s`})`,
@@ -454,7 +454,8 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   rate windows, validation, budget or score. Both gateways use the same upstream services and log
   level (info: one access-log line per request, as in production).
 - **2. Counting.** Both counts are taken on the wire, outside the gateway, over a fixed number of
-  requests. Redis: the counted gateway connects to the private \`redis-server\` through a TCP
+  requests, on a third gateway process used only for counting (the gateways that are timed connect
+  to Redis and Postgres directly, so no counting hop is in any timed figure). Redis: the counted gateway connects to the private \`redis-server\` through a TCP
   pass-through in the bench process that reads the client half of RESP and counts every command
   sent (each one a request/answer exchange, so commands sent ≥ round trips); the count over an idle
   interval of the same length is subtracted. \`INFO commandstats\` of the private server shows the
@@ -477,9 +478,12 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
 - **4. MCP.** \`POST /mcp\` with a JSON-RPC \`tools/call\` of \`products.resolve\` (headers
   \`Accept: application/json, text/event-stream\`, \`MCP-Protocol-Version: 2025-06-18\`) against
   \`POST /api/v1/products/resolve\` with the same identifier and key. First both run closed loop
-  (the throughput cost of the extra hops: gateway → MCP service → gateway → record service); then both
-  run at one fixed arrival rate, 30 % of the closed-loop MCP throughput (at most 100 req/s), so
-  neither path queues and the ratio is the latency of one call. The fixed-rate ratios are judged.
+  (the throughput cost of the extra hops: gateway → MCP service → gateway → record service, for
+  information). Then the judged latency: one call at a time, paced (open loop, by default one call
+  every 10 ms), REST and MCP alternating call by call on their own keep-alive connections, each call
+  timed from the moment it was due, so both meet the same machine and neither queues. (autocannon's
+  \`overallRate\` is not used for this: it hands each connection its share of a second at once, so
+  a second's calls leave in a burst and the figure measures queueing at the burst's depth.)
 - **5. Fan-out.** 10,000 organisations, each with one account, watch one demo product (inserted with
   SQL before the release). A new label capture is imported, a candidate opened and approved, and the
   Signal released with the operator CLI (\`capture import\`, \`candidate open\`, \`candidate approve\`,

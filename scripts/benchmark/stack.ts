@@ -24,11 +24,14 @@ export interface StackOptions {
   label: string;
   /** The Record the services read. */
   databaseUrl: string;
-  /** What the counted gateway connects to (the statement-counting proxy in front of the same database). */
-  gatewayDatabaseUrl: string;
   redisUrl: string;
-  /** What the counted gateway connects to (the command-counting proxy in front of the same Redis). */
-  gatewayRedisUrl: string;
+  /**
+   * Also run a gateway that reaches Postgres and Redis through the bench's
+   * counting proxies, used only to count round trips. The gateways that are
+   * timed connect directly: a proxy hop inside the bench process (which also
+   * drives the load) would add latency and CPU to the full path only.
+   */
+  counted?: { databaseUrl: string; redisUrl: string };
   redisPrefix: string;
   natsUrl: string;
   natsPrefix: string;
@@ -38,8 +41,6 @@ export interface StackOptions {
   backends: Bundle[];
   /** Also run a second gateway with GATEWAY_CHECKS=off on the same upstreams. */
   uncheckedGateway: boolean;
-  /** Write a V8 CPU profile of the counted gateway into this directory when it exits. */
-  profileDir?: string;
 }
 
 interface Running {
@@ -90,7 +91,7 @@ export class BenchStack {
   }
 
   static async create(opts: StackOptions): Promise<BenchStack> {
-    const names = ['record', 'signals', 'ledger', 'watch', 'mcp', 'email-worker', 'email-worker-2', 'gateway', 'gateway-off'];
+    const names = ['record', 'signals', 'ledger', 'watch', 'mcp', 'email-worker', 'email-worker-2', 'gateway', 'gateway-off', 'gateway-counted'];
     const ports = new Map<string, number>();
     for (const n of names) ports.set(n, await freePort());
     return new BenchStack(opts, ports);
@@ -104,10 +105,10 @@ export class BenchStack {
   async start(): Promise<void> {
     const first = this.opts.backends.filter((b) => b !== 'mcp');
     await Promise.all(first.map((b) => this.startProcess(b, b)));
-    await this.startProcess('gateway', 'gateway', {
-      DATABASE_URL: this.opts.gatewayDatabaseUrl,
-      REDIS_URL: this.opts.gatewayRedisUrl,
-    }, this.opts.profileDir ? ['--cpu-prof', '--cpu-prof-dir', this.opts.profileDir, '--cpu-prof-name', `gateway-${this.opts.label}.cpuprofile`] : []);
+    await this.startProcess('gateway', 'gateway');
+    if (this.opts.counted) {
+      await this.startProcess('gateway-counted', 'gateway', { DATABASE_URL: this.opts.counted.databaseUrl, REDIS_URL: this.opts.counted.redisUrl, PUBLIC_BASE_URL: this.url('gateway-counted') });
+    }
     if (this.opts.uncheckedGateway) {
       // Not production: the gateway refuses GATEWAY_CHECKS=off under NODE_ENV=production. It needs no Redis or Postgres.
       await this.startProcess('gateway-off', 'gateway', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off', PUBLIC_BASE_URL: this.url('gateway-off') });
@@ -160,7 +161,7 @@ export class BenchStack {
 
   async stop(): Promise<void> {
     // The MCP service and gateways first, so nothing calls a stopped backend.
-    const order = ['mcp', 'gateway', 'gateway-off'];
+    const order = ['mcp', 'gateway', 'gateway-off', 'gateway-counted'];
     for (const n of order) await this.stopProcess(n);
     await Promise.all([...this.running.keys()].map((n) => this.stopProcess(n)));
   }
