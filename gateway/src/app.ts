@@ -7,6 +7,7 @@ import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
 import { loadKeyRecord } from './access/key-record';
 import { followKeyChanges } from './access/invalidation';
+import { SettledToday } from './limits/settled-today';
 import { serveCapability } from './capability';
 import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from './context';
 import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
@@ -97,7 +98,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     closers.push(() => subscriber.disconnect());
 
     const keys = new KeyCache((keyId) => loadKeyRecord(pool, keyId), deps.keyCache);
-    const stopFollowing = await followKeyChanges(subscriber, config.redisPrefix, keys, log);
+    const settled = new SettledToday();
+    const stopFollowing = await followKeyChanges(subscriber, config.redisPrefix, [keys, settled], log);
     closers.push(stopFollowing);
     // Read when scraped, never on the request path.
     new Gauge({ name: 'er_gateway_key_cache_entries', help: 'Key records held in the in-process cache', registers: [metrics.base.registry], collect() { this.set(keys.size); } });
@@ -120,7 +122,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     closers.push(() => usage.stop());
     const policy = { ...defaultScoringPolicy, ...deps.scoring };
     const enforcer = new ExtractionEnforcer({ redis, prefix: config.redisPrefix, pool, cache: keys, log, policy });
-    checked = { keys, redis, pool, recordVersion, usage, enforcer, policy };
+    checked = { keys, redis, pool, recordVersion, usage, enforcer, policy, settled };
   } else {
     log.warn('GATEWAY_CHECKS=off: NO keys, windows, budgets, validation or scoring. Benchmark use only; never expose this process.');
   }

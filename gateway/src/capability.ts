@@ -7,9 +7,9 @@ import { inspectAnswer } from './http/answer';
 import { readBody, sendBytes } from './http/io';
 import { UpstreamError } from './http/upstream';
 import { validateRequest } from './http/validate';
-import { secondsToNextUtcMidnight } from './keyspace';
+import { secondsToNextUtcMidnight, utcDay } from './keyspace';
 import { checkRateWindows, rateLimitHeaders } from './limits/rate-windows';
-import { settleAnswer } from './limits/settle';
+import { budgetLimit, settleAnswer } from './limits/settle';
 import { observe } from './scoring/observe';
 
 type Checked = NonNullable<GatewayContext['checked']>;
@@ -90,37 +90,47 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
     if (charges || observation) {
       stage = 'settle';
       const now = gw.clock();
-      const settlement = await settleAnswer(checked.redis, gw.config.redisPrefix, {
-        orgId: key.orgId,
-        keyId: key.keyId,
-        kind: capability.cost,
-        plan: key.plan,
-        entities: answer.status === 200 ? inspection.entities : [],
-        observation,
-        policy: checked.policy,
-        now,
-      });
-      stage = 'scoring';
-      const scoringContext = { keyId: key.keyId, orgId: key.orgId, requestId: ex.requestId, capability: capability.name, observation };
-      switch (settlement.outcome) {
-        case 'over_budget':
-          gw.metrics.budgetRefusals.inc({ kind: capability.cost });
-          return refuse(gw, ex, 'extraction_limit_reached', {
-            retryAfterSeconds: secondsToNextUtcMidnight(now),
-            details: { budget: capability.cost, limit: settlement.limit, used: settlement.used },
-          });
-        case 'cool_down': {
-          gw.metrics.extraction.inc({ action: 'cool_down' });
-          const retryAfterSeconds = await checked.enforcer.coolDown(scoringContext, settlement);
-          return refuse(gw, ex, 'extraction_pattern_refused', { retryAfterSeconds });
+      const entities = answer.status === 200 ? inspection.entities : [];
+      const answerToSettle = { day: utcDay(now), orgId: key.orgId, keyId: key.keyId, kind: capability.cost, limit: budgetLimit(key.plan, capability.cost), entities, observation };
+      if (checked.settled.isRepeat(answerToSettle)) {
+        // Redis would deliver it, charge nothing and add no points (limits/settled-today.ts).
+        gw.metrics.settlements.inc({ path: 'repeat' });
+        ex.charged = 0;
+      } else {
+        gw.metrics.settlements.inc({ path: 'redis' });
+        const settlement = await settleAnswer(checked.redis, gw.config.redisPrefix, {
+          orgId: key.orgId,
+          keyId: key.keyId,
+          kind: capability.cost,
+          plan: key.plan,
+          entities,
+          observation,
+          policy: checked.policy,
+          now,
+        });
+        stage = 'scoring';
+        const scoringContext = { keyId: key.keyId, orgId: key.orgId, requestId: ex.requestId, capability: capability.name, observation };
+        switch (settlement.outcome) {
+          case 'over_budget':
+            gw.metrics.budgetRefusals.inc({ kind: capability.cost });
+            return refuse(gw, ex, 'extraction_limit_reached', {
+              retryAfterSeconds: secondsToNextUtcMidnight(now),
+              details: { budget: capability.cost, limit: settlement.limit, used: settlement.used },
+            });
+          case 'cool_down': {
+            gw.metrics.extraction.inc({ action: 'cool_down' });
+            const retryAfterSeconds = await checked.enforcer.coolDown(scoringContext, settlement);
+            return refuse(gw, ex, 'extraction_pattern_refused', { retryAfterSeconds });
+          }
+          case 'suspend':
+            gw.metrics.extraction.inc({ action: 'suspend' });
+            await checked.enforcer.suspend(scoringContext, settlement);
+            return refuse(gw, ex, 'key_suspended');
+          case 'deliver':
+            checked.settled.remember(answerToSettle);
+            ex.charged = settlement.spent;
+            if (settlement.spent > 0) gw.metrics.budgetSpent.inc({ kind: capability.cost }, settlement.spent);
         }
-        case 'suspend':
-          gw.metrics.extraction.inc({ action: 'suspend' });
-          await checked.enforcer.suspend(scoringContext, settlement);
-          return refuse(gw, ex, 'key_suspended');
-        case 'deliver':
-          ex.charged = settlement.spent;
-          if (settlement.spent > 0) gw.metrics.budgetSpent.inc({ kind: capability.cost }, settlement.spent);
       }
     }
 

@@ -6,6 +6,7 @@ import type { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { KeyCache } from './access/key-cache';
 import type { GatewayScripts } from './limits/scripts';
+import type { SettledToday } from './limits/settled-today';
 import type { RecordVersionWatch } from './record-version';
 import type { RouteTable } from './routes';
 import type { ExtractionEnforcer } from './scoring/enforce';
@@ -21,6 +22,7 @@ export interface GatewayMetrics {
   rateRefusals: Counter<'window'>;
   upstreamErrors: Counter<'service' | 'reason'>;
   extraction: Counter<'action'>;
+  settlements: Counter<'path'>;
 }
 
 export function gatewayMetrics(metrics: Metrics): GatewayMetrics {
@@ -31,6 +33,7 @@ export function gatewayMetrics(metrics: Metrics): GatewayMetrics {
     rateRefusals: metrics.counter('er_gateway_rate_refusals_total', 'Requests refused by a rate window, by the window reported', ['window']),
     upstreamErrors: metrics.counter('er_gateway_upstream_errors_total', 'Upstream calls that gave no usable answer, by service and reason', ['service', 'reason']),
     extraction: metrics.counter('er_gateway_extraction_actions_total', 'Extraction scoring actions (cool_down, suspend, refused_cooling)', ['action']),
+    settlements: metrics.counter('er_gateway_settlements_total', 'Answers settled after the upstream: in Redis, or as a repeat this replica knows changes nothing', ['path']),
   };
 }
 
@@ -51,6 +54,7 @@ export interface GatewayContext {
     usage: UsageLog;
     enforcer: ExtractionEnforcer;
     policy: ScoringPolicy;
+    settled: SettledToday;
   } | null;
 }
 

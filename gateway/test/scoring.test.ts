@@ -4,7 +4,7 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
 import { scoreKeys, utcDay } from '../src/keyspace';
 import type { ScoringPolicy } from '../src/scoring/policy';
-import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -197,5 +197,40 @@ describe('what scores', () => {
       now += 86_400_000;
     }
     expect(outcomes).toEqual(['extraction_limit_reached', 'extraction_limit_reached', 'extraction_pattern_refused']);
+  });
+});
+
+describe('repeats this replica has already settled', () => {
+  const settlements = async (g: RunningGateway) => {
+    const values = (await g.gateway.context.metrics.settlements.get()).values;
+    const of = (path: string) => values.find((v) => v.labels.path === path)?.value ?? 0;
+    return { redis: of('redis'), repeat: of('repeat') };
+  };
+
+  it('skip Redis only while nothing could change, and count again what an operator cleared', async () => {
+    const g = await gatewayWith({ identifier_allowance: 2, identifier_points: 5, refuse_at: 9, suspend_at: 1000 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const identifiers = scoreKeys(prefix, k.orgId, k.keyId, utcDay(Date.now())).identifiers;
+    const resolve = (name: string) => call(`${g.url}/api/v1/products/resolve`, { key: k.key, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: name }) });
+
+    for (const name of ['alpha', 'bravo']) expect((await resolve(name)).status).toBe(200);
+    const first = await settlements(g);
+    for (let i = 0; i < 5; i++) expect((await resolve(i % 2 ? 'alpha' : 'bravo')).status).toBe(200);
+    expect(await settlements(g)).toEqual({ redis: first.redis, repeat: first.repeat + 5 });
+    expect(await redis.scard(identifiers)).toBe(2);
+
+    // A new identifier goes to Redis (and is the third of an allowance of two: scored, not yet refused).
+    expect((await resolve('charlie')).status).toBe(200);
+    expect((await settlements(g)).redis).toBe(first.redis + 1);
+    expect(await storedScore(k)).toBeGreaterThan(0);
+
+    // The operator clears the key's extraction state: the replica forgets, so 'alpha' is counted in Redis again.
+    await admin(env, 'key', 'unsuspend', k.keyId);
+    expect(await redis.exists(identifiers)).toBe(0);
+    await waitFor(async () => {
+      expect((await resolve('alpha')).status).toBe(200);
+      return (await redis.sismember(identifiers, 'resolve:alpha')) === 1;
+    });
+    expect(await storedScore(k)).toBe(0);
   });
 });

@@ -1,7 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@evidence-record/platform';
 import { keyChangesChannel } from '../keyspace';
-import type { KeyCache } from './key-cache';
+
+/** What a replica holds per key or organisation and must forget when one changes. */
+export interface KeyChangeListener {
+  /** A key id, or `org:<orgId>`. */
+  invalidate(message: string): void;
+  flush(): void;
+  setChannelHealthy(healthy: boolean): void;
+}
 
 /**
  * Every replica listens on `${prefix}keys:changed`. A message is a key id or
@@ -11,13 +18,13 @@ import type { KeyCache } from './key-cache';
  * reconnect (once subscribed again) the whole cache is flushed, and while
  * disconnected the cache trusts entries for one second only.
  */
-export async function followKeyChanges(subscriber: Redis, prefix: string, cache: KeyCache, log: Logger): Promise<() => Promise<void>> {
+export async function followKeyChanges(subscriber: Redis, prefix: string, listeners: readonly KeyChangeListener[], log: Logger): Promise<() => Promise<void>> {
   const channel = keyChangesChannel(prefix);
   let missedMessages = false;
   let stopped = false;
   const onMessage = (ch: string, message: string) => {
     if (ch !== channel) return;
-    cache.invalidate(message);
+    for (const l of listeners) l.invalidate(message);
     log.debug({ invalidated: message }, 'key change received');
   };
   const subscribe = async () => {
@@ -25,17 +32,17 @@ export async function followKeyChanges(subscriber: Redis, prefix: string, cache:
     if (stopped) return;
     if (missedMessages) {
       missedMessages = false;
-      cache.flush();
-      log.warn('key change channel reconnected: key cache flushed');
+      for (const l of listeners) l.flush();
+      log.warn('key change channel reconnected: key cache and settled repeats flushed');
     }
-    cache.setChannelHealthy(true);
+    for (const l of listeners) l.setChannelHealthy(true);
   };
   const onReady = () => {
     subscribe().catch((err: unknown) => log.warn({ err: String(err) }, 'key change channel: subscribe failed'));
   };
   const onDown = () => {
     missedMessages = true;
-    cache.setChannelHealthy(false);
+    for (const l of listeners) l.setChannelHealthy(false);
   };
   subscriber.on('message', onMessage);
   subscriber.on('close', onDown);
