@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -330,6 +330,28 @@ async function countHotPath(
   };
 }
 
+/** A chain of bare forwarding processes (scripts/benchmark/bare-hop.ts) in front of `target`; its url is the outermost. */
+async function startBareHops(count: number, target: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const children: ChildProcess[] = [];
+  let next = target;
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/benchmark/bare-hop.ts', String(port), next], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`bare hop exited with ${code}`)));
+    });
+    next = `http://127.0.0.1:${port}`;
+  }
+  return {
+    url: next,
+    stop: async () => {
+      await Promise.all(children.map((c) => new Promise<void>((resolve) => (c.exitCode !== null ? resolve() : (c.once('exit', () => resolve()), c.kill('SIGTERM'))))));
+    },
+  };
+}
+
 async function deleteStreams(natsUrl: string, prefix: string): Promise<void> {
   const nc = await connect({ servers: natsUrl, name: 'bench-cleanup' });
   try {
@@ -405,6 +427,7 @@ const results: BenchResults = {
   hotPath: [],
   capabilities: [],
   mcp: [],
+  hopFloor: null,
   fanout: [],
   profiles: [],
   notes,
@@ -589,6 +612,22 @@ try {
   }
   log(`4. ${paced.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
   results.mcp.push({ tool: 'products.resolve', mode: paced.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
+
+  // The floor under that ratio: what two extra HTTP hops between Node.js processes cost here, with no MCP work.
+  const hops = await startBareHops(2, demo.url('gateway'));
+  try {
+    const [direct, viaHops] = await runPaced(
+      [
+        { url: demo.url('gateway'), requests: fixedResolve },
+        { url: hops.url, requests: fixedResolve },
+      ],
+      { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+    );
+    results.hopFloor = { mode: paced.name.replace('REST and MCP', 'direct and two hops'), rest: direct, hops: viaHops };
+    log(`4. floor: REST direct ${fmt(direct)} | through two bare hops ${fmt(viaHops)} | p50 ratio ${(viaHops.p50 / direct.p50).toFixed(2)}`);
+  } finally {
+    await hops.stop();
+  }
 
   // Profiles when a target is missed (or when asked): both gateways for the checks, the MCP service for MCP.
   const missed = results.overhead.filter((o) => o.full.rps / o.off.rps < targets.checksRatio);

@@ -41,6 +41,7 @@ function results(over: Partial<BenchResults> = {}): BenchResults {
     ],
     capabilities: [{ capability: 'get_product_record', demo: load(800, 10, 20), large: load(700, 12, 40), demoShapes: [], largeShapes: [] }],
     mcp: [{ tool: 'products.resolve', mode: 'paced, one call every 10 ms, REST and MCP alternating', rest: load(100, 5, 10), mcp: load(100, 6, 12) }],
+    hopFloor: { mode: 'paced, one call every 10 ms, direct and two hops alternating', rest: load(100, 5, 10), hops: load(100, 7, 14) },
     fanout: [{ replicas: 1, watchers: 10000, signalId: 'sig_aaaaaaaaaaaa', seconds: 30, fanoutSeconds: 3, firstEmailSeconds: 1, uniqueAlerts: 10000, messages: 10001, duplicates: 1, recipients: 10000, sentInDatabase: 10000, emailsPerSecond: 350, timedOut: false }],
     profiles: [],
     notes: [],
@@ -59,6 +60,8 @@ describe('benchmark report', () => {
     expect(byName.get('MCP / REST latency p50, products.resolve (paced, one call every 10 ms, REST and MCP alternating)')).toBe(true);
     expect(byName.get('Alert fan-out to 10,000 watchers, 1 email worker: all emails in the SMTP sink')).toBe(true);
     expect(byName.get('Alert fan-out, 1 email worker: emails sent twice')).toBe(false);
+    // The two-hop floor explains the MCP ratio; it is not itself a target.
+    expect(byName.get('Floor for two extra hops: the same REST call through two bare Node.js HTTP hops / direct, p50 (paced, one call every 10 ms, direct and two hops alternating)')).toBe(null);
   });
 
   it('fails a throughput figure whose run met refusals, however fast it was', () => {

@@ -75,6 +75,8 @@ export interface BenchResults {
   hotPath: HotPathRow[];
   capabilities: CapabilityRow[];
   mcp: McpComparison[];
+  /** The same REST call direct and through two bare Node.js hops, paced like the judged MCP row. */
+  hopFloor: { mode: string; rest: LoadResult; hops: LoadResult } | null;
   fanout: FanoutResult[];
   profiles: ServiceProfile[];
   notes: string[];
@@ -163,6 +165,15 @@ export function figures(r: BenchResults): Figure[] {
       value: `${ratio(p99)} (${ms(m.mcp.p99)} / ${ms(m.rest.p99)})`,
       target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
       pass: judged ? ok && p99 <= targets.mcpLatencyRatio : null,
+    });
+  }
+  if (r.hopFloor) {
+    const h = r.hopFloor;
+    out.push({
+      figure: `Floor for two extra hops: the same REST call through two bare Node.js HTTP hops / direct, p50 (${h.mode})`,
+      value: `${ratio(h.hops.p50 / h.rest.p50)} (${ms(h.hops.p50)} / ${ms(h.rest.p50)})`,
+      target: 'information',
+      pass: null,
     });
   }
   for (const f of r.fanout) {
@@ -340,6 +351,10 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     L.push(`| REST \`POST /api/v1/products/resolve\` | ${m.mode} | ${loadCells(m.rest)} |`);
     L.push(`| MCP \`tools/call ${m.tool}\` | ${m.mode} | ${loadCells(m.mcp)} |`);
   }
+  if (r.hopFloor) {
+    L.push(`| REST \`POST /api/v1/products/resolve\` | ${r.hopFloor.mode}, direct | ${loadCells(r.hopFloor.rest)} |`);
+    L.push(`| the same, through two bare Node.js hops | ${r.hopFloor.mode}, two hops | ${loadCells(r.hopFloor.hops)} |`);
+  }
   L.push('');
 
   L.push('## 5. Alert fan-out');
@@ -483,7 +498,10 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
   every 10 ms), REST and MCP alternating call by call on their own keep-alive connections, each call
   timed from the moment it was due, so both meet the same machine and neither queues. (autocannon's
   \`overallRate\` is not used for this: it hands each connection its share of a second at once, so
-  a second's calls leave in a burst and the figure measures queueing at the burst's depth.)
+  a second's calls leave in a burst and the figure measures queueing at the burst's depth.) Then the
+  floor: the same REST call, paced the same way, direct and through two bare Node.js HTTP hops
+  (\`scripts/benchmark/bare-hop.ts\`, separate processes that only forward over keep-alive), which is
+  what the MCP path's two extra hops cost on this machine before any MCP work (information).
 - **5. Fan-out.** 10,000 organisations, each with one account, watch one demo product (inserted with
   SQL before the release). A new label capture is imported, a candidate opened and approved, and the
   Signal released with the operator CLI (\`capture import\`, \`candidate open\`, \`candidate approve\`,
