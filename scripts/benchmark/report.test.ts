@@ -33,6 +33,7 @@ function results(over: Partial<BenchResults> = {}): BenchResults {
         seconds: 3,
         redisPerRequest: 2,
         redisByCommand: { evalsha: 6000 },
+        settled: { redis: 3000, repeat: 0 },
         redisExecutedPerRequest: 16,
         pgAwaitedPerRequest: 0,
         pgAllPerRequest: 0.002,
