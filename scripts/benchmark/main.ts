@@ -557,6 +557,8 @@ try {
   ];
   // The same product records for an organisation that has named none of them today: every answer is settled in Redis.
   const newcomer = await issueKeys(demo, 0);
+  // Its key loaded once, as every key is (then cached): the row counts the answers, not the first sight of a key.
+  await fetch(`${demo.url('gateway-counted')}/api/v1/record/version`, { headers: bearer(newcomer.main) });
   const countedOnce: Array<[string, RequestTemplate[], number]> = [
     ['get_product_record, each product new to the organisation today', productRequests(newcomer.main, demoSample.productIds), demoSample.productIds.length],
   ];
