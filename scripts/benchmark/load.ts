@@ -102,7 +102,8 @@ export function combine(samples: LoadSample[]): LoadResult {
   );
 }
 
-function summarize(requests: number, seconds: number, sorted: number[], non2xx: number, errors: number, timeouts: number, firstRefusal: string | null): LoadResult {
+/** A LoadResult from sorted 2xx latencies and the counts of everything else. */
+export function summarize(requests: number, seconds: number, sorted: number[], non2xx: number, errors: number, timeouts: number, firstRefusal: string | null): LoadResult {
   return {
     requests,
     seconds,

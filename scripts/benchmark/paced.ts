@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { percentile, type LoadResult, type RequestTemplate } from './load';
+import { summarize, type LoadResult, type RequestTemplate } from './load';
 
 /**
  * An open-loop, paced comparison of two kinds of call: one call every
@@ -94,20 +94,6 @@ function record(o: Outcome, r: CallResult, due: number): void {
 }
 
 function summarise(o: Outcome, seconds: number): LoadResult {
-  const sorted = [...o.latencies].sort((a, b) => a - b);
   const requests = o.latencies.length + o.non2xx + o.errors + o.timeouts;
-  return {
-    requests,
-    seconds,
-    rps: requests / seconds,
-    p50: percentile(sorted, 0.5),
-    p90: percentile(sorted, 0.9),
-    p99: percentile(sorted, 0.99),
-    max: sorted.at(-1) ?? NaN,
-    non2xx: o.non2xx,
-    errors: o.errors,
-    timeouts: o.timeouts,
-    firstRefusal: o.firstRefusal,
-    cpuUsPerRequest: null,
-  };
+  return { ...summarize(requests, seconds, [...o.latencies].sort((a, b) => a - b), o.non2xx, o.errors, o.timeouts, o.firstRefusal), cpuUsPerRequest: null };
 }
