@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { connect } from 'node:net';
 import { entrypoints, waitReady, type ServiceName } from '../support/stack';
+export { waitFor } from '../support/wait';
 
 /** One sample of the Prometheus text format. */
 export interface Sample {
@@ -45,16 +46,6 @@ export async function scrape(port: number): Promise<{ text: string; samples: Sam
   if (!res.ok) throw new Error(`/metrics on :${port} answered ${res.status}`);
   const text = await res.text();
   return { text, samples: parseMetrics(text) };
-}
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** JSON log lines a process printed (pino), skipping anything else it wrote. */

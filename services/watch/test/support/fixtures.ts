@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { JSONCodec, type NatsConnection } from 'nats';
 import { headers, randomId, streamNames, type SignalReleasedEvent } from '@evidence-record/contract';
 import { withRecordChange, withTransaction, type Pool } from '@evidence-record/platform';
+export { waitFor } from '../../../../test/support/wait';
 
 /**
  * Record and customer fixtures for watch and alert tests, written with the
@@ -189,12 +190,3 @@ export async function relayOutbox(pool: Pool, nc: NatsConnection, natsPrefix: st
   return published;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
