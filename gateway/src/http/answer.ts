@@ -1,5 +1,6 @@
 import { answerStatuses, headers as h, isErrorCode, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
 import type { UpstreamAnswer } from './upstream';
+import { isJsonContentType } from './validate';
 
 /** More than this many entities in one answer is not an answer this contract produces. */
 const MAX_ENTITIES = 500;
@@ -25,7 +26,7 @@ export type Inspection = { ok: true; errorCode: string | null; entities: string[
  */
 export function inspectAnswer(answer: UpstreamAnswer, requestId: string, capability: Capability): Inspection {
   if (answer.status === 200) {
-    if (!isJson(answer.headers['content-type'])) return { ok: false, problem: 'upstream answered 200 with a body that is not JSON' };
+    if (!isJsonContentType(answer.headers['content-type'])) return { ok: false, problem: 'upstream answered 200 with a body that is not JSON' };
     const head = `{"request_id":"${requestId}","capability":"${capability.name}","status":"`;
     const body = answer.body;
     if (body.length <= head.length || body.toString('latin1', 0, head.length) !== head) {
@@ -61,7 +62,3 @@ export function inspectAnswer(answer: UpstreamAnswer, requestId: string, capabil
 
 const QUOTE = 0x22;
 const CLOSING_BRACE = 0x7d;
-
-function isJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
-}
