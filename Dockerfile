@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 COPY gateway/package.json gateway/
 COPY services/contract/package.json services/contract/
 COPY services/platform/package.json services/platform/
+COPY services/curation/package.json services/curation/
 COPY services/record/package.json services/record/
 COPY services/signals/package.json services/signals/
 COPY services/ledger/package.json services/ledger/

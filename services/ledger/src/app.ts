@@ -11,7 +11,7 @@ import {
 } from '@evidence-record/platform';
 import { getLedgerEdition } from './capabilities/get-ledger-edition';
 import { listLedgerEditions } from './capabilities/list-ledger-editions';
-import { utcToday } from './period';
+import { utcToday } from '@evidence-record/curation';
 
 export interface LedgerAppOptions {
   pool: Pool;

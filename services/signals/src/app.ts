@@ -12,7 +12,7 @@ import {
 import { explainSignal } from './capabilities/explain-signal';
 import { listSignalChanges } from './capabilities/list-signal-changes';
 import { getCategorySnapshot } from './capabilities/get-category-snapshot';
-import { systemClock, type Clock } from './dates';
+import { systemClock, type Clock } from '@evidence-record/contract';
 import type { SignalsDeps } from './deps';
 import { pendingCount } from './queries/outbox';
 import type { RelayStatus } from './outbox/relay';

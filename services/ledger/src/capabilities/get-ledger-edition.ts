@@ -1,8 +1,7 @@
 import { Refusal, buildAnswer, capabilities, editionHash } from '@evidence-record/contract';
 import { withSnapshot, type CapabilityHandler, type PoolClient } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
-import { computeEditionDocument, type EditionDocument } from '../edition-document';
-import { dataAsOf } from '../period';
+import { computeEditionDocument, dataAsOf, type EditionDocument } from '@evidence-record/curation';
 import { findEdition, type EditionRow } from '../queries/editions';
 import { currentSignals } from '../queries/signals';
 

@@ -1,7 +1,7 @@
 import { buildAnswer, capabilities } from '@evidence-record/contract';
 import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
-import { dataAsOf } from '../period';
+import { dataAsOf } from '@evidence-record/curation';
 import { listEditions } from '../queries/editions';
 
 const capability = capabilities.list_ledger_editions;

@@ -11,7 +11,7 @@ import {
 } from '@evidence-record/contract';
 import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
-import { addDays, daysInclusive, utcDate } from '../dates';
+import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
 import { correctionsOf, releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
