@@ -23,3 +23,18 @@ export MAILDEV_WEB_PORT=${MAILDEV_WEB_PORT:-1080}
 ER_RUN_DIR=${ER_RUN_DIR:-.run}
 # service name -> port
 ER_SERVICES="record:8101 signals:8102 ledger:8103 watch:8104 mcp:8105 email-worker:8106 gateway:$GATEWAY_PORT"
+
+# Writes the stack's configuration (the variables above, and CURSOR_SECRET once set) as KEY="value"
+# lines: what up.sh starts the services from and what the operator CLI reads (scripts/admin/config.ts).
+write_stack_env() { # path
+  local path=$1 name
+  : > "$path.tmp"
+  chmod 600 "$path.tmp"
+  for name in GATEWAY_PORT DATABASE_URL REDIS_URL REDIS_PREFIX NATS_URL NATS_PREFIX SMTP_URL MAIL_FROM PUBLIC_BASE_URL \
+              RECORD_URL SIGNALS_URL LEDGER_URL WATCH_URL MCP_URL GATEWAY_URL MCP_ALLOWED_HOSTS MCP_ALLOWED_ORIGINS \
+              LOG_LEVEL CURSOR_SECRET CONSOLE_PORT CONSOLE_SESSION_SECRET; do
+    [ -n "${!name+x}" ] || continue
+    printf '%s="%s"\n' "$name" "$(printf '%s' "${!name}" | sed 's/[\\"$`]/\\&/g')" >> "$path.tmp"
+  done
+  mv "$path.tmp" "$path"
+}

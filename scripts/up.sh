@@ -27,6 +27,12 @@ node dist/seed-demo.mjs >&2
 [ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
 export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
 
+# One configuration: every variable the stack runs with goes to $ER_RUN_DIR/stack.env, the services are
+# started from that file, and the operator CLI (`npm run -s admin -- …`) reads the same file, so a
+# revocation or a release reaches the running stack with no extra variables.
+write_stack_env "$ER_RUN_DIR/stack.env"
+set -a; source "$ER_RUN_DIR/stack.env"; set +a
+
 start() { # name command...
   local name=$1; shift
   setsid nohup "$@" >"$ER_RUN_DIR/logs/$name.log" 2>&1 < /dev/null &

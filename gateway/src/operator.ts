@@ -13,6 +13,11 @@ interface OperatorRun {
   onClose: (fn: () => Promise<void>) => void;
 }
 
+/** Redis cannot be reached: the CLI reports `redis_unavailable` and exits non-zero. */
+export class RedisUnreachable extends Error {
+  override name = 'RedisUnreachable';
+}
+
 const connections = new WeakMap<OperatorRun, Promise<{ redis: Redis; prefix: string }>>();
 
 function redisFor(run: OperatorRun): Promise<{ redis: Redis; prefix: string }> {
@@ -30,7 +35,9 @@ function redisFor(run: OperatorRun): Promise<{ redis: Redis; prefix: string }> {
       run.onClose(async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
-      await redis.connect();
+      await redis.connect().catch((err: unknown) => {
+        throw new RedisUnreachable(`cannot reach Redis at REDIS_URL: ${String(err)}`);
+      });
       return { redis, prefix: run.env.REDIS_PREFIX ?? '' };
     })();
     connections.set(run, pending);
@@ -43,16 +50,18 @@ function redisFor(run: OperatorRun): Promise<{ redis: Redis; prefix: string }> {
  * Throws if Redis cannot be reached: the change is committed, but replicas
  * would hold their cached copy for up to a minute.
  */
-export async function announceKeyChange(run: OperatorRun, keyId: string): Promise<void> {
+export async function announceKeyChange(run: OperatorRun, keyId: string): Promise<number> {
   const { redis, prefix } = await redisFor(run).catch((err: unknown) => {
-    throw new Error(`change saved, but Redis is unreachable so gateways were not told (cached keys expire within 60 s): ${String(err)}`);
+    throw new RedisUnreachable(`change saved, but Redis is unreachable so gateways were not told (cached keys expire within 60 s): ${err instanceof Error ? err.message : String(err)}`);
   });
-  await publishKeyChange(redis, prefix, keyId);
+  return publishKeyChange(redis, prefix, keyId).catch((err: unknown) => {
+    throw new RedisUnreachable(`change saved, but publishing to Redis failed so gateways were not told (cached keys expire within 60 s): ${String(err)}`);
+  });
 }
 
 /** Publishes a change to an organisation (plan, suspension, bound accounts): every key of it is evicted. */
-export async function announceOrgChange(run: OperatorRun, orgId: string): Promise<void> {
-  await announceKeyChange(run, orgChangeMessage(orgId));
+export async function announceOrgChange(run: OperatorRun, orgId: string): Promise<number> {
+  return announceKeyChange(run, orgChangeMessage(orgId));
 }
 
 /** Forgets a key's extraction score, cool-down and today's evidence sets (on unsuspend). */

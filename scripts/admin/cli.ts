@@ -1,4 +1,6 @@
+import { CurationRefused } from '@evidence-record/curation';
 import { createPool, type Pool } from '@evidence-record/platform';
+import { resolveConfig } from './config';
 
 /**
  * The operator CLI's plumbing: `npm run -s admin -- <noun> <verb> [flags] --json`
@@ -6,7 +8,10 @@ import { createPool, type Pool } from '@evidence-record/platform';
  */
 export interface Flags {
   positional: string[];
+  /** The last value of each flag. */
   flags: Record<string, string | true>;
+  /** Every value of each flag, in order (`--signal A --signal B`). */
+  repeated: Record<string, string[]>;
 }
 
 export interface AdminContext {
@@ -25,26 +30,57 @@ export interface Noun {
   verbs: Record<string, { usage: string; run: Verb }>;
 }
 
+/** The command line itself is wrong (unknown verb, missing or malformed flag): exit 2, `"error": "usage"`. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * The command was understood and refused (unknown id, a rule of the Record,
+ * an unreachable Redis or NATS): exit 1, `{"error": code, "message"}`, no
+ * stack trace. Codes are listed in docs/curation.md.
+ */
+export class Refused extends Error {
+  override name = 'Refused';
+  constructor(
+    readonly code: string,
+    message: string,
+    /** Printed beside error and message (e.g. what a release committed before NATS failed). */
+    readonly detail?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** An expected failure's code, or null for a defect (which keeps its stack trace on stderr). */
+function refusalCode(err: unknown): string | null {
+  if (err instanceof Refused || err instanceof CurationRefused) return err.code;
+  // The gateway's operator helpers cannot reach Redis (see gateway/src/operator.ts).
+  if (err instanceof Error && err.name === 'RedisUnreachable') return 'redis_unavailable';
+  return null;
 }
 
 export function parseFlags(argv: string[]): Flags {
   const positional: string[] = [];
   const flags: Record<string, string | true> = {};
+  const repeated: Record<string, string[]> = {};
+  const set = (name: string, value: string) => {
+    flags[name] = value;
+    (repeated[name] ??= []).push(value);
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
       const next = argv[i + 1];
-      if (inline !== undefined) flags[name] = inline;
+      if (inline !== undefined) set(name, inline);
       else if (next !== undefined && !next.startsWith('--')) {
-        flags[name] = next;
+        set(name, next);
         i++;
       } else flags[name] = true;
     } else positional.push(arg);
   }
-  return { positional, flags };
+  return { positional, flags, repeated };
 }
 
 export function required(flags: Flags, name: string): string {
@@ -58,6 +94,11 @@ export function optional(flags: Flags, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** Every value given for a repeatable flag (none: an empty list). */
+export function list(flags: Flags, name: string): string[] {
+  return flags.repeated[name] ?? [];
+}
+
 export function positional(flags: Flags, index: number, name: string): string {
   const v = flags.positional[index];
   if (!v) throw new UsageError(`<${name}> is required`);
@@ -68,29 +109,54 @@ export function databaseUrl(env: NodeJS.ProcessEnv): string {
   return env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/evidence_record';
 }
 
-export async function runCli(nouns: Noun[], argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+function print(out: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+export async function runCli(nouns: Noun[], argv: string[], processEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [nounName, verbName, ...rest] = argv;
   const noun = nouns.find((n) => n.noun === nounName);
   const verb = noun && verbName ? noun.verbs[verbName] : undefined;
   if (!noun || !verb) {
     const help = nouns.map((n) => `${n.noun}: ${n.summary}\n${Object.entries(n.verbs).map(([v, d]) => `  ${n.noun} ${v} ${d.usage}`).join('\n')}`).join('\n');
     process.stderr.write(`usage: admin <noun> <verb> [flags] --json\n\n${help}\n`);
-    process.stdout.write(`${JSON.stringify({ error: 'usage', message: nounName ? `unknown command: ${[nounName, verbName].filter(Boolean).join(' ')}` : 'no command' })}\n`);
+    print({ error: 'usage', message: nounName ? `unknown command: ${[nounName, verbName].filter(Boolean).join(' ')}` : 'no command' });
     return 2;
   }
+  // The stack's own configuration (.run/stack.env written by `npm run up`), under this process's environment.
+  const { env } = resolveConfig(processEnv);
   const closers: Array<() => Promise<void>> = [];
   const pool = createPool(databaseUrl(env), { max: 2, applicationName: 'admin-cli', statementTimeoutMs: 120_000 });
   closers.push(() => pool.end());
   try {
     const out = await verb.run({ pool, flags: parseFlags(rest), env, onClose: (fn) => closers.push(fn) });
-    process.stdout.write(`${JSON.stringify(out)}\n`);
+    print(out);
     return 0;
   } catch (err) {
-    const usage = err instanceof UsageError;
-    process.stdout.write(`${JSON.stringify({ error: usage ? 'usage' : 'failed', message: err instanceof Error ? err.message : String(err) })}\n`);
-    if (!usage) process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    return usage ? 2 : 1;
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof UsageError) {
+      print({ error: 'usage', message });
+      return 2;
+    }
+    const code = refusalCode(err);
+    if (code) {
+      print({ ...((err as { detail?: Record<string, unknown> }).detail ?? {}), error: code, message });
+      return 1;
+    }
+    if (isConnectionError(err)) {
+      print({ error: 'postgres_unavailable', message: `cannot reach Postgres (DATABASE_URL): ${message}` });
+      return 1;
+    }
+    // A defect: say so, with the stack trace on stderr for whoever fixes it.
+    print({ error: 'internal', message });
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    return 1;
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   }
+}
+
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '3D000', '28P01'].includes(code);
 }

@@ -168,8 +168,13 @@ export class BenchStack {
 
   /** The operator CLI (built bundle), as an operator runs it: one JSON object on stdout. */
   async admin(...args: string[]): Promise<Record<string, unknown>> {
+    return this.adminWith({}, ...args);
+  }
+
+  /** The operator CLI with extra variables (e.g. the test clock of a release on a later day). */
+  async adminWith(extra: NodeJS.ProcessEnv, ...args: string[]): Promise<Record<string, unknown>> {
     try {
-      const { stdout } = await exec(process.execPath, ['dist/admin.mjs', ...args, '--json'], { env: { ...this.env, LOG_LEVEL: 'warn' }, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout } = await exec(process.execPath, ['dist/admin.mjs', ...args, '--json'], { env: { ...this.env, LOG_LEVEL: 'warn', ...extra }, maxBuffer: 16 * 1024 * 1024 });
       return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };

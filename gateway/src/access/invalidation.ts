@@ -58,6 +58,7 @@ export async function followKeyChanges(subscriber: Redis, prefix: string, listen
 }
 
 /** Tells every replica to drop what it caches for a key id (or `org:<orgId>`). */
-export async function publishKeyChange(redis: Redis, prefix: string, message: string): Promise<void> {
-  await redis.publish(keyChangesChannel(prefix), message);
+/** Resolves to the number of subscribers (gateway replicas) that received the message. */
+export async function publishKeyChange(redis: Redis, prefix: string, message: string): Promise<number> {
+  return redis.publish(keyChangesChannel(prefix), message);
 }

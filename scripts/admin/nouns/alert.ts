@@ -1,11 +1,16 @@
+import { listAlerts } from '@evidence-record/curation';
 import { listDeadLetters, replayAlert, showAlert } from '@evidence-record/email-worker';
-import { optional, positional, UsageError, type Noun } from '../cli';
+import { optional, positional, Refused, required, UsageError, type Noun } from '../cli';
 
 /** Watch alerts: dead letters the email worker gave up on, and their replay. */
 export const alert: Noun = {
   noun: 'alert',
   summary: 'watch alert emails: list dead letters, show one alert, replay a dead letter',
   verbs: {
+    list: {
+      usage: '--account A   (the account\'s release alerts and correction notices, newest first)',
+      run: async ({ pool, flags }) => ({ account_id: required(flags, 'account'), alerts: await listAlerts(pool, required(flags, 'account')) }),
+    },
     'dead-letters': {
       usage: '[--limit N]   (alerts the email worker gave up on: 5xx rejection or too many attempts)',
       run: async ({ pool, flags }) => {
@@ -20,14 +25,21 @@ export const alert: Noun = {
       run: async ({ pool, flags }) => {
         const id = positional(flags, 0, 'alert_id');
         const found = await showAlert(pool, id);
-        if (!found) throw new Error(`no alert ${id}`);
+        if (!found) throw new Refused('not_found', `no alert ${id}`);
         return { alert: found };
       },
     },
     replay: {
       usage: '<alert_id>   (dead or stuck pending alerts only; needs NATS_URL/NATS_PREFIX; republished under a new message id)',
-      run: async ({ pool, flags, env }) =>
-        replayAlert(pool, env.NATS_URL ?? 'nats://127.0.0.1:4222', env.NATS_PREFIX ?? '', positional(flags, 0, 'alert_id')),
+      run: async ({ pool, flags, env }) => {
+        try {
+          return await replayAlert(pool, env.NATS_URL!, env.NATS_PREFIX!, positional(flags, 0, 'alert_id'));
+        } catch (err) {
+          if (err instanceof Error && err.name === 'ReplayRefused') throw new Refused(/^no alert/.test(err.message) ? 'not_found' : 'refused', err.message);
+          if (err instanceof Error && err.name === 'NatsError') throw new Refused('nats_unavailable', `cannot reach NATS at NATS_URL: ${err.message}`);
+          throw err;
+        }
+      },
     },
   },
 };

@@ -1,4 +1,4 @@
-import { approveCandidate, openCandidate, refuseCandidate } from '@evidence-record/curation';
+import { approveCandidate, openCandidate, refuseCandidate, showCandidate } from '@evidence-record/curation';
 import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
 
 function candidateId(flags: Flags): number {
@@ -32,6 +32,10 @@ export const candidate: Noun = {
         });
         return { ...out, status: 'open' };
       },
+    },
+    show: {
+      usage: '<candidate_id>   (the two sides\' declared lines and their diff, the evidence reads, the derived window)',
+      run: async ({ pool, flags }) => ({ candidate: await showCandidate(pool, candidateId(flags)) }),
     },
     approve: {
       usage: '<candidate_id> --reviewer R --note N   (creates the Signal; it surfaces only after `signal release`)',

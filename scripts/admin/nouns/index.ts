@@ -9,10 +9,14 @@ import { org } from './org';
 import { account } from './account';
 import { key } from './key';
 import { plan } from './plan';
+import { state } from './state';
+import { config } from './config';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
+  config,
   capture,
+  state,
   candidate,
   signal,
   edition,

@@ -11,7 +11,7 @@ import {
 } from '@evidence-record/contract';
 import { withTransaction, type PoolClient } from '@evidence-record/platform';
 import { announceKeyChange, clearExtractionState, readExtractionState } from '@evidence-record/gateway/operator';
-import { optional, positional, required, UsageError, type AdminContext, type Noun } from '../cli';
+import { optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
 import { requireOrg } from './org';
 
 /**
@@ -59,7 +59,7 @@ function keyIdFrom(ctx: AdminContext): string {
 
 async function requireKey(client: PoolClient | AdminContext['pool'], keyId: string, lock = false): Promise<KeyRow> {
   const { rows } = await client.query<KeyRow>(`SELECT ${keyColumns} FROM api_keys WHERE key_id = $1${lock ? ' FOR UPDATE' : ''}`, [keyId]);
-  if (!rows[0]) throw new Error(`no key ${keyId}`);
+  if (!rows[0]) throw new Refused('not_found', `no key ${keyId}`);
   return rows[0];
 }
 
@@ -86,12 +86,14 @@ async function checkGrant(ctx: AdminContext, orgId: string, scopes: Scope[]): Pr
   const bound = scopes.filter((s) => accountBoundScopes.includes(s));
   if (o.self_service) {
     const refused = scopes.filter((s) => !selfServiceScopes.includes(s));
-    if (refused.length > 0) throw new UsageError(`plan ${o.plan_id} is self-service: ${refused.join(', ')} cannot be granted (self-service scopes: ${selfServiceScopes.join(', ')})`);
+    if (refused.length > 0) throw new Refused('scope_not_granted', `plan ${o.plan_id} is self-service: ${refused.join(', ')} cannot be granted (self-service scopes: ${selfServiceScopes.join(', ')})`);
   }
   if (bound.length > 0) {
     const { rows } = await ctx.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE org_id = $1', [orgId]);
     const n = rows[0]!.n;
-    if (n !== 1) throw new UsageError(`${bound.join(', ')} is granted against a named account: organisation ${orgId} is bound to ${n} accounts, it needs exactly one (account create --org ${orgId} --email …)`);
+    if (n === 0) throw new Refused('account_binding_required', `${bound.join(', ')} is granted against a named account: organisation ${orgId} is bound to no account (account create --org ${orgId} --email …)`);
+    // Never advise a second account: that is what breaks the binding (one account per organisation).
+    if (n > 1) throw new Refused('account_binding_required', `${bound.join(', ')} is granted against a named account: organisation ${orgId} is bound to ${n} accounts, it needs exactly one (account list --org ${orgId}, then account unbind <account_id> for each extra one)`);
   }
 }
 
@@ -146,7 +148,7 @@ export const key: Noun = {
         const oldId = keyIdFrom(ctx);
         const rotated = await withTransaction(ctx.pool, async (client) => {
           const old = await requireKey(client, oldId, true);
-          if (old.revoked_at) throw new Error(`key ${oldId} is ${statusOf(old)}; issue a new key instead`);
+          if (old.revoked_at) throw new Refused('key_revoked', `key ${oldId} is ${statusOf(old)}; issue a new key instead`);
           // A suspension is about the holder, not the secret: the new key keeps it.
           const k = await insertKey(client, {
             orgId: old.org_id,
@@ -162,9 +164,9 @@ export const key: Noun = {
           await event(client, k.keyId, 'issued', { rotated_from: oldId, scopes: old.scopes, environment: old.environment });
           return { ...k, orgId: old.org_id };
         });
-        await announceKeyChange(ctx, oldId);
+        const notified = await announceKeyChange(ctx, oldId);
         await announceKeyChange(ctx, rotated.keyId).catch(() => undefined);
-        return { key: rotated.key, key_id: rotated.keyId, replaces: oldId, org_id: rotated.orgId };
+        return { key: rotated.key, key_id: rotated.keyId, replaces: oldId, org_id: rotated.orgId, gateways_notified: notified };
       },
     },
     revoke: {
@@ -178,8 +180,8 @@ export const key: Noun = {
           await event(client, keyId, 'revoked', {});
           return rows[0]!.revoked_at;
         });
-        await announceKeyChange(ctx, keyId);
-        return { key_id: keyId, revoked_at: revokedAt };
+        const notified = await announceKeyChange(ctx, keyId);
+        return { key_id: keyId, revoked_at: revokedAt, gateways_notified: notified };
       },
     },
     suspend: {
@@ -196,8 +198,8 @@ export const key: Noun = {
           await event(client, keyId, 'suspended', { reason });
           return rows[0]!.suspended_at;
         });
-        await announceKeyChange(ctx, keyId);
-        return { key_id: keyId, suspended_at: suspendedAt, suspended_reason: reason };
+        const notified = await announceKeyChange(ctx, keyId);
+        return { key_id: keyId, suspended_at: suspendedAt, suspended_reason: reason, gateways_notified: notified };
       },
     },
     unsuspend: {
@@ -212,8 +214,8 @@ export const key: Noun = {
           return row;
         });
         await clearExtractionState(ctx, k.org_id, keyId);
-        await announceKeyChange(ctx, keyId);
-        return { key_id: keyId, suspended_at: null, previous_reason: k.suspended_reason };
+        const notified = await announceKeyChange(ctx, keyId);
+        return { key_id: keyId, suspended_at: null, previous_reason: k.suspended_reason, gateways_notified: notified };
       },
     },
     list: {

@@ -1,19 +1,19 @@
 import { randomId } from '@evidence-record/contract';
 import { announceOrgChange } from '@evidence-record/gateway/operator';
-import { optional, positional, required, UsageError, type AdminContext, type Noun } from '../cli';
+import { optional, positional, Refused, required, type AdminContext, type Noun } from '../cli';
 
 export async function requireOrg(ctx: AdminContext, orgId: string): Promise<{ org_id: string; name: string; plan_id: string; suspended_at: Date | null; self_service: boolean }> {
   const { rows } = await ctx.pool.query<{ org_id: string; name: string; plan_id: string; suspended_at: Date | null; self_service: boolean }>(
     'SELECT o.org_id, o.name, o.plan_id, o.suspended_at, p.self_service FROM organizations o JOIN plans p USING (plan_id) WHERE o.org_id = $1',
     [orgId],
   );
-  if (!rows[0]) throw new Error(`no organisation ${orgId}`);
+  if (!rows[0]) throw new Refused('not_found', `no organisation ${orgId}`);
   return rows[0];
 }
 
 async function requirePlan(ctx: AdminContext, planId: string): Promise<void> {
   const { rowCount } = await ctx.pool.query('SELECT 1 FROM plans WHERE plan_id = $1', [planId]);
-  if (!rowCount) throw new UsageError(`no plan ${planId} (see: plan list)`);
+  if (!rowCount) throw new Refused('not_found', `no plan ${planId} (see: plan list)`);
 }
 
 /** Organisations: the unit that holds a plan, shares one daily budget, and is bound to accounts. */

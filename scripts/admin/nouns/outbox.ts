@@ -1,5 +1,5 @@
 import { publishNow } from '@evidence-record/signals';
-import type { Noun } from '../cli';
+import { Refused, type Noun } from '../cli';
 
 /** The event outbox: Signal release events waiting to be published to JetStream. */
 export const outbox: Noun = {
@@ -9,8 +9,8 @@ export const outbox: Noun = {
     drain: {
       usage: '(uses NATS_URL and NATS_PREFIX)',
       run: async ({ pool, env }) => {
-        const result = await publishNow(pool, env.NATS_URL ?? 'nats://127.0.0.1:4222', env.NATS_PREFIX ?? '');
-        if (result.nats !== 'published') throw new Error(`NATS ${result.nats}: ${result.pending} events still pending (${result.error ?? 'no detail'})`);
+        const result = await publishNow(pool, env.NATS_URL!, env.NATS_PREFIX!);
+        if (result.nats !== 'published') throw new Refused('nats_unavailable', `NATS ${result.nats}: ${result.pending} events still pending (${result.error ?? 'no detail'})`, { outbox: { ...result } });
         return { ...result };
       },
     },

@@ -1,4 +1,4 @@
-import { positional, type Noun } from '../cli';
+import { positional, Refused, type Noun } from '../cli';
 
 interface PlanRow {
   plan_id: string;
@@ -48,7 +48,7 @@ export const plan: Noun = {
       run: async ({ pool, flags }) => {
         const id = positional(flags, 0, 'plan_id');
         const { rows } = await pool.query<PlanRow>(`SELECT ${planColumns} FROM plans WHERE plan_id = $1`, [id]);
-        if (!rows[0]) throw new Error(`no plan ${id}`);
+        if (!rows[0]) throw new Refused('not_found', `no plan ${id}`);
         return { plan: describePlan(rows[0]) };
       },
     },

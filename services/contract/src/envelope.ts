@@ -143,6 +143,12 @@ export const SignalCorrection = z.strictObject({
   kind: z.enum(['correction', 'withdrawal']),
   recorded_on: date,
   note: z.string(),
+  summary_before: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('the summary as it read before this correction (for the first correction: as released and emailed); null when the correction kept the summary'),
+  summary_after: z.string().nullable().optional().describe('the summary this correction put in place; null when the correction kept the summary'),
 });
 
 /**

@@ -22,6 +22,12 @@ export function streamNames(prefix = ''): StreamNames {
 /** The outbox subject kind of a Signal release (event_outbox.subject_kind). */
 export const SIGNAL_RELEASED = 'signal.released';
 
+/**
+ * The outbox subject kind of one alert request written by curation itself (a
+ * correction notice): published to the ALERTS stream with msg id = alert_id.
+ */
+export const ALERT_REQUESTED = 'alert.requested';
+
 /** A Signal's permanent public address, the one to cite. */
 export function signalUrl(publicBaseUrl: string, signalId: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${signalId}`;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ProductId, randomId, signalDimensions } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { CurationRefused } from './errors';
+import { CurationRefused, NotFound } from './errors';
 import { formulaDiffers, labelOf, servingDiffers } from './labels';
+import { operatorText, publicText } from './text';
 
 /**
  * Candidates are proposed changes between two comparable states of one
@@ -21,7 +22,7 @@ export const OpenCandidateInput = z
     window_start: isoDate.optional(),
     window_end: isoDate.optional(),
     exact_change_date: isoDate.optional(),
-    summary: z.string().trim().min(10).max(400),
+    summary: z.string(),
   })
   .refine((c) => c.dimension === 'price' || (c.before_state_id && c.after_state_id), {
     message: 'a label change names --before and --after history states',
@@ -48,6 +49,7 @@ interface StateInfo {
 interface PriceInfo {
   observation_id: number;
   product_id: string;
+  retailer: string;
   observed_at: string;
   price_cents: number;
   price_basis: string;
@@ -60,66 +62,109 @@ async function state(client: PoolClient, stateId: string, productId: string, sid
     [stateId],
   );
   const s = rows[0];
-  if (!s) throw new CurationRefused(`${side} state ${stateId} does not exist`);
-  if (s.product_id !== productId) throw new CurationRefused(`${side} state ${stateId} is a state of ${s.product_id}, not ${productId}`);
-  if (s.classification !== 'comparable') throw new CurationRefused(`${side} state ${stateId} is ${s.classification}, not comparable`);
+  if (!s) throw new NotFound(`${side} state ${stateId} does not exist`);
+  if (s.product_id !== productId) throw new CurationRefused(`${side} state ${stateId} is a state of ${s.product_id}, not ${productId}`, 'other_product');
+  if (s.classification !== 'comparable') throw new CurationRefused(`${side} state ${stateId} is ${s.classification}, not comparable`, 'not_comparable');
   return s;
 }
 
 async function listPrice(client: PoolClient, id: number, productId: string, side: string): Promise<PriceInfo> {
   const { rows } = await client.query<PriceInfo>(
-    `SELECT observation_id, product_id, observed_at, price_cents, price_basis, servings_per_container FROM price_observations WHERE observation_id = $1`,
+    `SELECT observation_id, product_id, retailer, observed_at, price_cents, price_basis, servings_per_container FROM price_observations WHERE observation_id = $1`,
     [id],
   );
   const p = rows[0];
-  if (!p) throw new CurationRefused(`${side} price observation ${id} does not exist`);
-  if (p.product_id !== productId) throw new CurationRefused(`${side} price observation ${id} is a price of ${p.product_id}, not ${productId}`);
+  if (!p) throw new NotFound(`${side} price observation ${id} does not exist`);
+  if (p.product_id !== productId) throw new CurationRefused(`${side} price observation ${id} is a price of ${p.product_id}, not ${productId}`, 'other_product');
   // A promotional-versus-list difference is never a price change.
-  if (p.price_basis !== 'list') throw new CurationRefused(`${side} price observation ${id} is a ${p.price_basis} price; a price change compares list prices`);
+  if (p.price_basis !== 'list') throw new CurationRefused(`${side} price observation ${id} is a ${p.price_basis} price; a price change compares list prices`, 'not_comparable');
   return p;
+}
+
+/**
+ * The comparable states of the product first read strictly between the two
+ * sides: a candidate compares neighbours, or it would hide the change in
+ * between (and its window would span a label that was read).
+ */
+async function statesBetween(client: PoolClient, before: StateInfo, after: StateInfo): Promise<string[]> {
+  const { rows } = await client.query<{ state_id: string }>(
+    `SELECT state_id FROM history_states
+      WHERE product_id = $1 AND classification = 'comparable' AND state_id NOT IN ($2, $3)
+        AND observed_from > $4 AND observed_from < $5
+      ORDER BY observed_from`,
+    [before.product_id, before.state_id, after.state_id, before.observed_from, after.observed_from],
+  );
+  return rows.map((r) => r.state_id);
+}
+
+/** The list prices of the same retailer observed strictly between the two sides. */
+async function listPricesBetween(client: PoolClient, before: PriceInfo, after: PriceInfo): Promise<number[]> {
+  const { rows } = await client.query<{ observation_id: number }>(
+    `SELECT observation_id FROM price_observations
+      WHERE product_id = $1 AND retailer = $2 AND price_basis = 'list' AND observation_id NOT IN ($3, $4)
+        AND observed_at > $5 AND observed_at < $6
+      ORDER BY observed_at`,
+    [before.product_id, before.retailer, before.observation_id, after.observation_id, before.observed_at, after.observed_at],
+  );
+  return rows.map((r) => Number(r.observation_id));
 }
 
 export async function openCandidate(pool: Pool, input: OpenCandidateInput): Promise<{ candidate_id: number; record_version: string | null }> {
   const parsed = OpenCandidateInput.safeParse(input);
-  if (!parsed.success) throw new CurationRefused(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
-  const c = parsed.data;
+  if (!parsed.success) throw new CurationRefused(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '), 'invalid_input');
+  const c = { ...parsed.data, summary: publicText('the summary', parsed.data.summary, 400) };
   const { result, record_version } = await withRecordChange(pool, `candidate opened for ${c.product_id}`, async (client) => {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [c.product_id]);
-    if (product.rowCount === 0) throw new CurationRefused(`product ${c.product_id} does not exist`);
+    if (product.rowCount === 0) throw new NotFound(`product ${c.product_id} does not exist`);
     const before = c.before_state_id ? await state(client, c.before_state_id, c.product_id, 'before') : null;
     const after = c.after_state_id ? await state(client, c.after_state_id, c.product_id, 'after') : null;
     if (before && after) {
-      if (before.state_id === after.state_id) throw new CurationRefused('before and after are the same state');
+      if (before.state_id === after.state_id) throw new CurationRefused('before and after are the same state', 'no_change');
       if (before.observed_to >= after.observed_from) {
-        throw new CurationRefused(`the before state (seen until ${before.observed_to}) must precede the after state (first seen ${after.observed_from})`);
+        throw new CurationRefused(`the before state (seen until ${before.observed_to}) must precede the after state (first seen ${after.observed_from})`, 'not_adjacent');
+      }
+      const between = await statesBetween(client, before, after);
+      if (between.length > 0) {
+        throw new CurationRefused(
+          `${before.state_id} and ${after.state_id} are not adjacent: ${between.join(', ')} was read between them; open one candidate per neighbouring pair`,
+          'not_adjacent',
+        );
       }
     }
     let window: { start: string; end: string };
     if (c.dimension === 'price') {
       const bp = await listPrice(client, c.before_price_id!, c.product_id, 'before');
       const ap = await listPrice(client, c.after_price_id!, c.product_id, 'after');
-      if (bp.observed_at >= ap.observed_at) throw new CurationRefused('the before list price must be observed before the after list price');
+      if (bp.retailer !== ap.retailer) throw new CurationRefused(`the two list prices are from ${bp.retailer} and ${ap.retailer}; a price change compares one retailer's list prices`, 'not_comparable');
+      if (bp.observed_at >= ap.observed_at) throw new CurationRefused('the before list price must be observed before the after list price', 'not_adjacent');
+      const between = await listPricesBetween(client, bp, ap);
+      if (between.length > 0) {
+        throw new CurationRefused(`the two list prices are not adjacent: observation(s) ${between.join(', ')} of ${bp.retailer} lie between them`, 'not_adjacent');
+      }
       if (bp.price_cents === ap.price_cents && bp.servings_per_container === ap.servings_per_container) {
-        throw new CurationRefused('the two list prices are the same: there is no price change');
+        throw new CurationRefused('the two list prices are the same: there is no price change', 'no_change');
       }
       window = { start: bp.observed_at, end: ap.observed_at };
     } else {
       const a = await labelOf(client, before!.state_id);
       const b = await labelOf(client, after!.state_id);
-      if (c.dimension === 'formula' && !formulaDiffers(a, b)) throw new CurationRefused('the two states declare the same formula');
-      if (c.dimension === 'serving' && !servingDiffers(a, b)) throw new CurationRefused('the two states declare the same serving configuration');
+      if (c.dimension === 'formula' && !formulaDiffers(a, b)) throw new CurationRefused('the two states declare the same formula', 'no_change');
+      if (c.dimension === 'serving' && !servingDiffers(a, b)) throw new CurationRefused('the two states declare the same serving configuration', 'no_change');
       window = { start: before!.observed_to, end: after!.observed_from };
     }
     const start = c.window_start ?? window.start;
     const end = c.window_end ?? window.end;
-    if (start > end) throw new CurationRefused(`window start ${start} is after window end ${end}`);
-    // The window may be narrowed with outside evidence, never moved outside what the two sides observed.
-    const outer = { start: before?.observed_from ?? window.start, end: after?.observed_to ?? window.end };
-    if (start < outer.start || end > outer.end) {
-      throw new CurationRefused(`the observation window ${start}..${end} must lie within ${outer.start}..${outer.end}`);
+    if (start > end) throw new CurationRefused(`window start ${start} is after window end ${end}`, 'window_outside');
+    // The change happened after the old side was last read and by the time the new side was first read:
+    // the window may be narrowed with outside evidence, never reach into either side's readings.
+    if (start < window.start || end > window.end) {
+      throw new CurationRefused(
+        `the observation window ${start}..${end} must lie within ${window.start}..${window.end} (from the last reading of the old side to the first reading of the new)`,
+        'window_outside',
+      );
     }
     if (c.exact_change_date && (c.exact_change_date < start || c.exact_change_date > end)) {
-      throw new CurationRefused(`the exact change date ${c.exact_change_date} lies outside the observation window ${start}..${end}`);
+      throw new CurationRefused(`the exact change date ${c.exact_change_date} lies outside the observation window ${start}..${end}`, 'window_outside');
     }
     const duplicate = await client.query(
       `SELECT candidate_id FROM candidates
@@ -128,7 +173,7 @@ export async function openCandidate(pool: Pool, input: OpenCandidateInput): Prom
           AND before_price_id IS NOT DISTINCT FROM $5 AND after_price_id IS NOT DISTINCT FROM $6`,
       [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null],
     );
-    if (duplicate.rowCount) throw new CurationRefused(`candidate ${duplicate.rows[0].candidate_id} already proposes this change`);
+    if (duplicate.rowCount) throw new CurationRefused(`candidate ${duplicate.rows[0].candidate_id} already proposes this change`, 'duplicate');
     const { rows } = await client.query<{ candidate_id: number }>(
       `INSERT INTO candidates (product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
                                window_start, window_end, exact_change_date, summary)
@@ -147,15 +192,15 @@ export interface ReviewInput {
 }
 
 function checkReview(input: ReviewInput): void {
-  if (!Number.isInteger(input.candidate_id) || input.candidate_id <= 0) throw new CurationRefused('a candidate id is a positive integer');
-  if (input.reviewer.trim().length === 0) throw new CurationRefused('a review names its reviewer');
-  if (input.note.trim().length === 0) throw new CurationRefused('a review carries a note');
+  if (!Number.isInteger(input.candidate_id) || input.candidate_id <= 0) throw new CurationRefused('a candidate id is a positive integer', 'invalid_input');
+  operatorText('the reviewer', input.reviewer, 200);
+  operatorText('the review note', input.note);
 }
 
 async function claimOpen(client: PoolClient, candidateId: number): Promise<void> {
   const { rows } = await client.query<{ status: string }>('SELECT status FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
-  if (!rows[0]) throw new CurationRefused(`candidate ${candidateId} does not exist`);
-  if (rows[0].status !== 'open') throw new CurationRefused(`candidate ${candidateId} is already ${rows[0].status}`);
+  if (!rows[0]) throw new NotFound(`candidate ${candidateId} does not exist`);
+  if (rows[0].status !== 'open') throw new CurationRefused(`candidate ${candidateId} is already ${rows[0].status}`, 'already_reviewed');
 }
 
 /** Approves a candidate and creates its Signal, which stays unpublished until the next release. */

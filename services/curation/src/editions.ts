@@ -1,19 +1,23 @@
 import { editionHash, periodPattern } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
+import { CurationRefused, NotFound } from './errors';
 import { computeEditionDocument } from './edition-document';
-import { editionIdOf, periodEnd, utcToday } from './period';
+import { editionIdOf, periodEnd, periodStart, utcToday } from './period';
 
 /** A ledger curation step the Record refuses; nothing is written. */
-export class EditionRefused extends Error {
+export class EditionRefused extends CurationRefused {
   override name = 'EditionRefused';
 }
 
-export async function openEdition(pool: Pool, period: string): Promise<{ edition_id: string; period: string; status: 'open'; record_version: string | null }> {
-  if (!periodPattern.test(period)) throw new EditionRefused(`--period ${period} is not a calendar month (YYYY-MM)`);
+export async function openEdition(pool: Pool, period: string, now: Date = new Date()): Promise<{ edition_id: string; period: string; status: 'open'; record_version: string | null }> {
+  if (!periodPattern.test(period)) throw new EditionRefused(`--period ${period} is not a calendar month (YYYY-MM)`, 'invalid_input');
+  // An open edition is listed publicly: one for a month that has not begun would announce an empty future.
+  const today = utcToday(now);
+  if (periodStart(period) > today) throw new EditionRefused(`the period ${period} has not begun (today is ${today}, UTC); open it from ${periodStart(period)} on`, 'period_not_begun');
   const editionId = editionIdOf(period);
   const { record_version } = await withRecordChange(pool, `ledger edition ${editionId} opened`, async (client) => {
     const existing = await client.query<{ status: string }>('SELECT status FROM ledger_editions WHERE edition_id = $1', [editionId]);
-    if (existing.rows[0]) throw new EditionRefused(`edition ${editionId} already exists (${existing.rows[0].status})`);
+    if (existing.rows[0]) throw new EditionRefused(`edition ${editionId} already exists (${existing.rows[0].status})`, 'duplicate');
     await client.query(`INSERT INTO ledger_editions (edition_id, period, status) VALUES ($1, $2, 'open')`, [editionId, period]);
   });
   return { edition_id: editionId, period, status: 'open', record_version };
@@ -43,10 +47,10 @@ export async function closeEdition(pool: Pool, editionId: string, now: Date = ne
     await client.query('SELECT pg_advisory_xact_lock(7300001)');
     const { rows } = await client.query<{ period: string; status: string }>('SELECT period, status FROM ledger_editions WHERE edition_id = $1 FOR UPDATE', [editionId]);
     const edition = rows[0];
-    if (!edition) throw new EditionRefused(`edition ${editionId} does not exist`);
-    if (edition.status === 'closed') throw new EditionRefused(`edition ${editionId} is already closed; a closed edition never changes`);
+    if (!edition) throw new NotFound(`edition ${editionId} does not exist`);
+    if (edition.status === 'closed') throw new EditionRefused(`edition ${editionId} is already closed; a closed edition never changes`, 'already_closed');
     if (periodEnd(edition.period) >= today) {
-      throw new EditionRefused(`the period ${edition.period} has not ended (it ends ${periodEnd(edition.period)}); close it from the next day on`);
+      throw new EditionRefused(`the period ${edition.period} has not ended (it ends ${periodEnd(edition.period)}); close it from the next day on`, 'period_not_ended');
     }
     return sealEdition(client, editionId, edition.period, today, now);
   });

@@ -8,8 +8,25 @@ export { CaptureBundle } from './bundle';
 export { importCaptures, type ImportResult } from './captures';
 export { openCandidate, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
-export { correctSignal, withdrawSignal } from './corrections';
-export { CurationRefused } from './errors';
+export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
+export { CurationRefused, NotFound } from './errors';
+export { publicText, operatorText, MIN_PUBLIC_TEXT } from './text';
+export {
+  listStates,
+  showCandidate,
+  openCandidateQueue,
+  listUnreleasedSignals,
+  listReleasedSignals,
+  listAlerts,
+  listEditions,
+  sourceHealth,
+  declaredLines,
+  diffLines,
+  type CandidateDetail,
+  type DiffLine,
+  type QueueItem,
+  type UnreleasedSignal,
+} from './reads';
 export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';

@@ -1,4 +1,4 @@
-import type { PoolClient } from '@evidence-record/platform';
+import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /** The declared content of one label state, in a form two states can be compared by. */
 export interface LabelContent {
@@ -8,7 +8,7 @@ export interface LabelContent {
   ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; blend: string | null }>;
 }
 
-export async function labelOf(client: PoolClient, stateId: string): Promise<LabelContent> {
+export async function labelOf(client: Pool | PoolClient, stateId: string): Promise<LabelContent> {
   const state = await client.query<{ classification: string; serving_size: number | null; serving_unit: string | null; servings_per_container: number | null; serving_description: string | null }>(
     `SELECT classification, serving_size, serving_unit, servings_per_container, serving_description FROM history_states WHERE state_id = $1`,
     [stateId],

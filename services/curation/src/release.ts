@@ -1,10 +1,17 @@
 import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock } from '@evidence-record/contract';
 import { withRecordChange, type Pool } from '@evidence-record/platform';
-import { CurationRefused } from './errors';
+import { CurationRefused, NotFound } from './errors';
+import { operatorText } from './text';
 
 export interface ReleaseInput {
-  /** The batch's release date; default today (UTC). Never before today, always after the newest batch. */
+  /**
+   * The batch's release date: today (UTC), the default. A later date would
+   * show a release date that has not happened yet; an earlier one would
+   * back-date it (and the feed's `since` contract forbids both).
+   */
   date?: string;
+  /** Only these approved Signals (the others wait for a later batch); default every approved Signal. */
+  signalIds?: string[];
   releasedBy: string;
   publicBaseUrl: string;
   clock?: Clock;
@@ -38,9 +45,12 @@ export function releaseEventId(signalId: string): string {
 export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<ReleaseResult> {
   const today = utcDate((input.clock ?? systemClock)());
   const date = input.date ?? today;
-  if (!isCalendarDate(date)) throw new CurationRefused(`--date ${date} is not a calendar date (YYYY-MM-DD)`);
-  if (date < today) throw new CurationRefused(`--date ${date} is before today (${today}); a release is never back-dated`);
-  if (input.releasedBy.trim().length === 0) throw new CurationRefused('a release names who released it');
+  if (!isCalendarDate(date)) throw new CurationRefused(`--date ${date} is not a calendar date (YYYY-MM-DD)`, 'invalid_input');
+  if (date < today) throw new CurationRefused(`--date ${date} is before today (${today}); a release is never back-dated`, 'release_date');
+  if (date > today) throw new CurationRefused(`--date ${date} is after today (${today}, UTC); a batch is dated the day it is released`, 'release_date');
+  const releasedBy = operatorText('who released it', input.releasedBy, 200);
+  const chosen = input.signalIds ? [...new Set(input.signalIds)] : null;
+  if (chosen && chosen.length === 0) throw new CurationRefused('name at least one Signal to release', 'invalid_input');
 
   const { result, record_version } = await withRecordChange(pool, `release batch ${date}`, async (client) => {
     // Serialise releases before reading the newest batch, so two operators cannot both pass the checks.
@@ -52,10 +62,25 @@ export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<R
         last === date
           ? `${date} already has a release batch; a release date never receives another Signal (release on a later date)`
           : `${date} is not after the newest release date ${last}`,
+        'release_date',
       );
     }
     const closed = await client.query(`SELECT edition_id FROM ledger_editions WHERE status = 'closed' AND period = $1`, [date.slice(0, 7)]);
-    if (closed.rowCount) throw new CurationRefused(`the ledger edition ${closed.rows[0].edition_id} covering ${date} is closed`);
+    if (closed.rowCount) throw new CurationRefused(`the ledger edition ${closed.rows[0].edition_id} covering ${date} is closed`, 'edition_closed');
+
+    if (chosen) {
+      // Every named Signal must be approved and waiting: a typo never silently releases less than asked.
+      const named = await client.query<{ signal_id: string; released_on: string | null; status: string }>(
+        `SELECT s.signal_id, s.released_on::text AS released_on, c.status
+           FROM signals s JOIN candidates c ON c.candidate_id = s.candidate_id WHERE s.signal_id = ANY($1::text[])`,
+        [chosen],
+      );
+      const found = new Map(named.rows.map((r) => [r.signal_id, r]));
+      const missing = chosen.filter((id) => !found.has(id));
+      if (missing.length) throw new NotFound(`no Signal ${missing.join(', ')}`);
+      const released = named.rows.filter((r) => r.released_on !== null);
+      if (released.length) throw new CurationRefused(`already released: ${released.map((r) => `${r.signal_id} (${r.released_on})`).join(', ')}`, 'already_released');
+    }
 
     const pending = await client.query<{
       signal_id: string;
@@ -72,15 +97,16 @@ export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<R
               s.window_start, s.window_end, s.exact_change_date
          FROM signals s JOIN candidates c ON c.candidate_id = s.candidate_id
          JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
-        WHERE s.released_on IS NULL AND c.status = 'approved'
+        WHERE s.released_on IS NULL AND c.status = 'approved' AND ($1::text[] IS NULL OR s.signal_id = ANY($1::text[]))
         ORDER BY s.signal_id
         FOR UPDATE OF s`,
+      [chosen],
     );
-    if (pending.rows.length === 0) throw new CurationRefused('no approved Signals are waiting for release');
+    if (pending.rows.length === 0) throw new CurationRefused('no approved Signals are waiting for release', 'nothing_to_release');
 
     const batch = await client.query<{ batch_id: number }>(
       'INSERT INTO release_batches (release_date, released_by) VALUES ($1, $2) RETURNING batch_id',
-      [date, input.releasedBy.trim()],
+      [date, releasedBy],
     );
     const batchId = batch.rows[0]!.batch_id;
     const ids = pending.rows.map((r) => r.signal_id);

@@ -17,8 +17,9 @@ import {
 import { backoffMs } from './backoff';
 import { deliveryStep } from './delivery-step';
 import { renderAlertEmail } from './message';
+import { loadCorrectionNotice, renderCorrectionEmail } from './correction';
 import { emailMetrics, type EmailMetrics } from './metrics';
-import { cancelAlert, claimAlert, loadAlert, markDead, markRetry, markSent } from './queries/alerts';
+import { cancelAlert, claimAlert, loadAlert, markDead, markRetry, markSent, type AlertRow } from './queries/alerts';
 import { classifySmtpFailure } from './smtp';
 
 export interface DeliveryOptions {
@@ -81,6 +82,15 @@ export function alertMessageHandler(o: DeliveryOptions): (msg: JsMsg) => Promise
   };
 }
 
+/** A release alert, or a correction notice (its own template, correction.ts). */
+async function composeEmail(o: DeliveryOptions, alert: AlertRow) {
+  const opts = { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom };
+  if (alert.kind !== 'correction') return renderAlertEmail(alert, opts);
+  const notice = await loadCorrectionNotice(o.pool, alert.alert_id);
+  if (!notice) throw new Error(`correction notice ${alert.alert_id} names no correction`);
+  return renderCorrectionEmail(notice, opts);
+}
+
 async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEvent, log: Logger): Promise<void> {
   const alert = await loadAlert(o.pool, event.alert_id, o.leaseMs);
   if (!alert) {
@@ -116,7 +126,7 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
     return;
   }
 
-  const email = renderAlertEmail(alert, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom });
+  const email = await composeEmail(o, alert);
   const started = process.hrtime.bigint();
   let smtpMessageId: string;
   try {

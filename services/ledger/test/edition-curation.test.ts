@@ -37,10 +37,11 @@ afterAll(async () => {
 describe('edition curation', () => {
   it('opens an edition once per period, as one Record change', async () => {
     const before = await versions();
-    const opened = await openEdition(svc.pool, '2031-05');
+    await expect(openEdition(svc.pool, '2031-05', new Date('2031-04-30T23:59:00Z'))).rejects.toMatchObject({ code: 'period_not_begun' });
+    const opened = await openEdition(svc.pool, '2031-05', new Date('2031-05-01T00:00:00Z'));
     expect(opened).toMatchObject({ edition_id: 'ed_2031_05', period: '2031-05', status: 'open' });
     expect(await versions()).toBe(before + 1);
-    await expect(openEdition(svc.pool, '2031-05')).rejects.toThrow(/already exists/);
+    await expect(openEdition(svc.pool, '2031-05', new Date('2031-05-02T00:00:00Z'))).rejects.toThrow(/already exists/);
     await expect(openEdition(svc.pool, '2031-13')).rejects.toThrow(/calendar month/);
     expect(await versions()).toBe(before + 1);
   });

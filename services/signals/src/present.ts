@@ -22,7 +22,8 @@ export type CalculationOut = z.infer<typeof Calculation>;
 export type SourceReferenceOut = z.infer<typeof SourceReference>;
 
 export function presentCorrection(c: CorrectionRow): z.infer<typeof SignalCorrection> {
-  return { kind: c.kind, recorded_on: c.recorded_on, note: c.public_note };
+  // Both texts are public: what was released (and emailed) stays readable beside what replaced it.
+  return { kind: c.kind, recorded_on: c.recorded_on, note: c.public_note, summary_before: c.summary_before, summary_after: c.summary_after };
 }
 
 /** The feed form of a Signal: the two sides name their states; explain_signal adds the detail and the evidence. */

@@ -20,6 +20,7 @@ let dir: string;
 let product: FixtureProduct;
 const { natsPrefix } = isolationPrefix('cli');
 const names = streamNames(natsPrefix);
+const today = new Date().toISOString().slice(0, 10);
 
 function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; json: Record<string, unknown>; lines: number }> {
   return new Promise((resolve) => {
@@ -84,9 +85,15 @@ describe('admin curation verbs', () => {
   }, 60_000);
 
   it('signal release publishes the batch to JetStream at once; a second batch on the date is refused', async () => {
-    const released = await admin(['signal', 'release', '--date', '2031-08-01', '--by', 'cli-test']);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const future = await admin(['signal', 'release', '--date', tomorrow, '--by', 'cli-test']);
+    expect([future.code, future.json.error]).toEqual([1, 'release_date']);
+    expect(future.json.message).toMatch(/after today/);
+    const unknown = await admin(['signal', 'release', '--signal', 'sig_000000000000', '--by', 'cli-test']);
+    expect([unknown.code, unknown.json.error]).toEqual([1, 'not_found']);
+    const released = await admin(['signal', 'release', '--signal', signalId, '--by', 'cli-test']);
     expect(released.code).toBe(0);
-    expect(released.json).toMatchObject({ release_date: '2031-08-01', signal_ids: [signalId], outbox: { nats: 'published', published: 1, pending: 0 } });
+    expect(released.json).toMatchObject({ release_date: today, signal_ids: [signalId], outbox: { nats: 'published', published: 1, pending: 0 } });
     const nc = await connect({ servers: NATS_URL });
     try {
       const info = await (await nc.jetstreamManager()).streams.info(names.signals.stream);
@@ -94,30 +101,41 @@ describe('admin curation verbs', () => {
     } finally {
       await nc.close();
     }
-    const again = await admin(['signal', 'release', '--date', '2031-08-01']);
+    const again = await admin(['signal', 'release']);
     expect(again.code).toBe(1);
-    expect(again.json).toMatchObject({ error: 'failed', message: expect.stringMatching(/already has a release batch|no approved Signals/) });
+    expect(again.json).toMatchObject({ error: expect.stringMatching(/^(release_date|nothing_to_release)$/), message: expect.stringMatching(/already has a release batch|no approved Signals/) });
     const past = await admin(['signal', 'release', '--date', '2020-01-01']);
+    expect([past.code, past.json.error]).toEqual([1, 'release_date']);
     expect(past.json.message).toMatch(/before today/);
   }, 60_000);
 
   it('signal correct and withdraw keep the release date; edition open works and close waits for the period to end', async () => {
+    const short = await admin(['signal', 'correct', signalId, '--note', 'typo']);
+    expect([short.code, short.json.error]).toEqual([1, 'invalid_text']);
     const corrected = await admin(['signal', 'correct', signalId, '--note', 'The new amount is 270 mg.', '--summary', 'Caffeine Anhydrous: 200 mg → 270 mg.']);
     expect(corrected.code).toBe(0);
-    expect(corrected.json).toMatchObject({ signal_id: signalId, kind: 'correction' });
+    expect(corrected.json).toMatchObject({ signal_id: signalId, kind: 'correction', summary_before: 'Caffeine Anhydrous: 200 mg → 275 mg.', summary_after: 'Caffeine Anhydrous: 200 mg → 270 mg.' });
     const { rows } = await pool.query('SELECT released_on, status, summary FROM signals WHERE signal_id = $1', [signalId]);
-    expect(rows[0]).toEqual({ released_on: '2031-08-01', status: 'corrected', summary: 'Caffeine Anhydrous: 200 mg → 270 mg.' });
+    expect(rows[0]).toEqual({ released_on: today, status: 'corrected', summary: 'Caffeine Anhydrous: 200 mg → 270 mg.' });
+    const missing = await admin(['signal', 'correct', 'sig_000000000000', '--note', 'No such Signal exists here.']);
+    expect([missing.code, missing.json.error, missing.lines]).toEqual([1, 'not_found', 1]);
 
-    const opened = await admin(['edition', 'open', '--period', '2031-08']);
-    expect(opened.json).toMatchObject({ edition_id: 'ed_2031_08', status: 'open' });
-    const closing = await admin(['edition', 'close', 'ed_2031_08']);
-    expect(closing.code).toBe(1);
+    const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
+    const early = await admin(['edition', 'open', '--period', nextMonth]);
+    expect([early.code, early.json.error]).toEqual([1, 'period_not_begun']);
+    const month = today.slice(0, 7);
+    const opened = await admin(['edition', 'open', '--period', month]);
+    expect(opened.json).toMatchObject({ edition_id: `ed_${month.replace('-', '_')}`, status: 'open' });
+    const listed = await admin(['edition', 'list']);
+    expect(listed.json.editions).toEqual([expect.objectContaining({ edition_id: `ed_${month.replace('-', '_')}`, status: 'open', edition_hash: null })]);
+    const closing = await admin(['edition', 'close', `ed_${month.replace('-', '_')}`]);
+    expect([closing.code, closing.json.error]).toEqual([1, 'period_not_ended']);
     expect(closing.json.message).toMatch(/has not ended/);
   }, 60_000);
 
   it('outbox drain reports NATS being unreachable as a failure; usage mistakes exit 2', async () => {
     const drain = await admin(['outbox', 'drain'], { NATS_URL: 'nats://127.0.0.1:1' });
-    expect(drain.code).toBe(1);
+    expect([drain.code, drain.json.error]).toEqual([1, 'nats_unavailable']);
     expect(drain.json.message).toMatch(/unreachable/);
     const usage = await admin(['candidate', 'open', '--product', product.product_id]);
     expect(usage.code).toBe(2);

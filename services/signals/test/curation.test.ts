@@ -208,8 +208,8 @@ describe('corrections and withdrawals', () => {
     );
     expect(corrected.kind).toBe('correction');
     await oneVersion(() => withdrawSignal(pool, { signal_id: second.signal_id, note: 'Duplicate of an earlier Signal.' }));
-    await refusedWithoutWrite(() => correctSignal(pool, { signal_id: second.signal_id, note: 'too late' }), /withdrawn/);
-    await refusedWithoutWrite(() => withdrawSignal(pool, { signal_id: 'sig_000000000000', note: 'no such' }), /not a released Signal/);
+    await refusedWithoutWrite(() => correctSignal(pool, { signal_id: second.signal_id, note: 'too late to correct this one' }), /withdrawn/);
+    await refusedWithoutWrite(() => withdrawSignal(pool, { signal_id: 'sig_000000000000', note: 'no such Signal anywhere' }), /no Signal/);
 
     const after = await pool.query('SELECT signal_id, released_on, batch_id, status, summary FROM signals WHERE signal_id = ANY($1::text[]) ORDER BY signal_id', [[first.signal_id, second.signal_id]]);
     expect(after.rows.map((r) => [r.signal_id, r.released_on, r.batch_id, r.status])).toEqual([
@@ -221,7 +221,7 @@ describe('corrections and withdrawals', () => {
 
   it('refuses a correction of an approved but unreleased Signal', async () => {
     const fresh = await approvedFormulaChanges(pool, [products[0]!], 1, '2026-06-01');
-    await refusedWithoutWrite(() => correctSignal(pool, { signal_id: fresh.signal_ids[0]!, note: 'not yet public' }), /not a released Signal/);
+    await refusedWithoutWrite(() => correctSignal(pool, { signal_id: fresh.signal_ids[0]!, note: 'not yet public at all' }), /not released/);
     expect(CurationRefused).toBeDefined();
   });
 });

@@ -3,7 +3,7 @@ import { AnswerEnvelope, DEFAULT_PAGE_SIZE, ErrorEnvelope } from '@evidence-reco
 import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
 import { correctSignal, importCaptures, openCandidate, refuseCandidate, releaseSignals, withdrawSignal } from '@evidence-record/curation';
 import { issueCursor } from '../src/index';
-import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, priceCapture, type FixtureProduct } from './support/fixtures';
+import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, labelCapture, priceCapture, type FixtureProduct } from './support/fixtures';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /**
@@ -225,9 +225,10 @@ describe('explain_signal', () => {
   it('answers an unreleased, refused, open or invented id with the same 404, apart from the request id', async () => {
     const pending = await approvedFormulaChanges(svc.pool, [products[3]!], 2, '2026-03-02');
     const [approvedUnreleased] = pending.signal_ids as [string];
+    await importCaptures(svc.pool, { captures: [labelCapture(products[3]!, '2026-05-01', { caffeineMg: 999 })] });
     const { rows } = await svc.pool.query<{ state_id: string }>('SELECT state_id FROM history_states WHERE product_id = $1 ORDER BY observed_from', [products[3]!.product_id]);
     // A refused candidate and an open one: neither is ever a Signal.
-    const refused = await openCandidate(svc.pool, { product_id: products[3]!.product_id, dimension: 'formula', before_state_id: rows[0]!.state_id, after_state_id: rows[2]!.state_id, summary: 'Caffeine 150 → 170 mg over two steps.' });
+    const refused = await openCandidate(svc.pool, { product_id: products[3]!.product_id, dimension: 'formula', before_state_id: rows[2]!.state_id, after_state_id: rows[3]!.state_id, summary: 'Caffeine 170 → 999 mg, a misread label.' });
     await refuseCandidate(svc.pool, { candidate_id: refused.candidate_id, reviewer: 'r', note: 'Not one change.' });
 
     const bodies = [];

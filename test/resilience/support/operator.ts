@@ -153,7 +153,8 @@ export async function releaseApproved(stack: RunningStack): Promise<Record<strin
   const today = new Date().toISOString().slice(0, 10);
   const newest = last[0]?.d ?? null;
   const date = newest !== null && newest >= today ? new Date(Date.parse(`${newest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) : today;
-  return operator(stack, 'signal', 'release', '--date', date, '--by', 'resilience test');
+  // A batch per date and dated today: a later batch in the same test runs on the CLI's test clock.
+  return operator({ ...stack, env: { ...stack.env, NODE_ENV: 'test', ER_TEST_TODAY: date } }, 'signal', 'release', '--by', 'resilience test');
 }
 
 /**

@@ -9,6 +9,8 @@ export interface AlertRow {
   product_id: string;
   email: string;
   status: AlertStatus;
+  /** 'correction': a notice about a correction or withdrawal (correction.ts), sent whether or not the account still watches. */
+  kind: 'release' | 'correction';
   attempts: number;
   /** The account still watches the product (unwatching before delivery cancels). */
   watching: boolean;
@@ -30,7 +32,7 @@ export interface AlertRow {
 export async function loadAlert(pool: Pool, alertId: string, leaseMs: number): Promise<AlertRow | null> {
   const { rows } = await pool.query<AlertRow>({
     name: 'email-load-alert',
-    text: `SELECT a.alert_id, a.signal_id, a.account_id, a.product_id, a.email, a.status, a.attempts,
+    text: `SELECT a.alert_id, a.signal_id, a.account_id, a.product_id, a.email, a.status, a.kind, a.attempts,
                   EXISTS (SELECT 1 FROM watches w WHERE w.account_id = a.account_id AND w.product_id = a.product_id) AS watching,
                   (a.status = 'sending' AND a.claimed_at > now() - $2 * interval '1 millisecond') AS lease_live,
                   CASE WHEN a.status = 'sending'
@@ -59,7 +61,7 @@ export async function claimAlert(pool: Pool, alertId: string, leaseMs: number): 
     text: `UPDATE alerts SET status = 'sending', claimed_at = now(), attempts = attempts + 1
             WHERE alert_id = $1
               AND (status = 'pending' OR (status = 'sending' AND claimed_at <= now() - $2 * interval '1 millisecond'))
-              AND EXISTS (SELECT 1 FROM watches w WHERE w.account_id = alerts.account_id AND w.product_id = alerts.product_id)
+              AND (alerts.kind = 'correction' OR EXISTS (SELECT 1 FROM watches w WHERE w.account_id = alerts.account_id AND w.product_id = alerts.product_id))
            RETURNING attempts`,
     values: [alertId, leaseMs],
   });

@@ -1,7 +1,7 @@
 import type { JetStreamClient } from 'nats';
 import { withTransaction, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
-import { SIGNAL_RELEASED } from '@evidence-record/contract';
+import { ALERT_REQUESTED, SIGNAL_RELEASED } from '@evidence-record/contract';
 import { claimUnpublished, markFailed, markPublished } from '../queries/outbox';
 
 export interface PublishResult {
@@ -21,6 +21,8 @@ export interface PublishOptions {
 
 function subjectFor(kind: string, names: StreamNames): string {
   if (kind === SIGNAL_RELEASED) return names.signals.released;
+  // Correction notices: curation stores the alert rows and their requests in one transaction.
+  if (kind === ALERT_REQUESTED) return names.alerts.requested;
   throw new Error(`no subject for outbox kind ${kind}`);
 }
 

@@ -103,6 +103,8 @@ export interface CorrectionRow {
   kind: 'correction' | 'withdrawal';
   recorded_on: string;
   public_note: string;
+  summary_before: string | null;
+  summary_after: string | null;
 }
 
 /** Public corrections only: the operator note never leaves the operator side. */
@@ -111,7 +113,7 @@ export async function correctionsOf(client: PoolClient, signalIds: string[]): Pr
   if (signalIds.length === 0) return out;
   const { rows } = await client.query<CorrectionRow>({
     name: 'signals-corrections',
-    text: `SELECT signal_id, kind, recorded_on, public_note
+    text: `SELECT signal_id, kind, recorded_on, public_note, summary_before, summary_after
              FROM signal_corrections WHERE signal_id = ANY($1::text[])
             ORDER BY recorded_on, correction_id`,
     values: [signalIds],

@@ -54,7 +54,7 @@ export interface PendingAlertRow {
 export async function pendingAlerts(pool: Pool, signalId: string): Promise<PendingAlertRow[]> {
   const { rows } = await pool.query<PendingAlertRow>({
     name: 'fanout-pending-alerts',
-    text: `SELECT alert_id, account_id, product_id FROM alerts WHERE signal_id = $1 AND status = 'pending' ORDER BY alert_id`,
+    text: `SELECT alert_id, account_id, product_id FROM alerts WHERE signal_id = $1 AND status = 'pending' AND kind = 'release' ORDER BY alert_id`,
     values: [signalId],
   });
   return rows;
