@@ -50,6 +50,7 @@ async function queueNotices(client: PoolClient, signalId: string, correctionId: 
     [signalId],
   );
   const ids: string[] = [];
+
   for (const r of rows) {
     const alertId = correctionNoticeId(correctionId, r.account_id);
     const inserted = await client.query(

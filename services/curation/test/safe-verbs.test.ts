@@ -9,6 +9,7 @@ import {
   openCandidate,
   releaseSignals,
   showCandidate,
+  withdrawSignal,
 } from '@evidence-record/curation';
 import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
 import { createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '../../signals/test/support/fixtures';
@@ -188,5 +189,20 @@ describe('releases are dated today, of chosen Signals or all', () => {
     expect(corrected).toMatchObject({ summary_before: 'Caffeine Anhydrous: 100 mg → 120 mg.', summary_after: 'Caffeine Anhydrous: 100 mg → 125 mg.', notices: 0 });
     const row = await pool.query('SELECT summary_before, summary_after, recorded_by FROM signal_corrections WHERE correction_id = $1', [corrected.correction_id]);
     expect(row.rows[0]).toEqual({ summary_before: 'Caffeine Anhydrous: 100 mg → 120 mg.', summary_after: 'Caffeine Anhydrous: 100 mg → 125 mg.', recorded_by: 'tester' });
+
+    // Notices go to accounts that were emailed (sent), never to one whose alert is still pending or was cancelled.
+    await pool.query(`INSERT INTO organizations (org_id, name, plan_id) VALUES ('org_n1', 'N', 'pro')`);
+    for (const [id, status] of [['acc_sent', 'sent'], ['acc_pending', 'pending'], ['acc_cancelled', 'cancelled']] as const) {
+      await pool.query(`INSERT INTO accounts (account_id, org_id, email) VALUES ($1, NULL, $2)`, [id, `${id}@example.test`]).catch(async () => {
+        await pool.query(`INSERT INTO accounts (account_id, org_id, email, unbound_at, unbound_from) VALUES ($1, NULL, $2, now(), 'org_n1')`, [id, `${id}@example.test`]);
+      });
+      await pool.query(`INSERT INTO alerts (alert_id, signal_id, account_id, product_id, email, status) VALUES ($1, $2, $3, $4, $5, $6)`, [`alr_${id}`, signals[0], id, x.product_id, `${id}@example.test`, status]);
+    }
+    const withdrawn = await withdrawSignal(pool, { signal_id: signals[0]!, note: 'Withdrawn: the label was a counterfeit.' });
+    expect(withdrawn.notices).toBe(1);
+    const notices = await pool.query(`SELECT account_id, kind, correction_id::int AS correction_id, status FROM alerts WHERE kind = 'correction'`);
+    expect(notices.rows).toEqual([{ account_id: 'acc_sent', kind: 'correction', correction_id: withdrawn.correction_id, status: 'pending' }]);
+    const outbox = await pool.query(`SELECT subject_kind, payload FROM event_outbox WHERE event_id = $1`, [withdrawn.event_ids[0]]);
+    expect(outbox.rows[0]).toMatchObject({ subject_kind: 'alert.requested', payload: { alert_id: withdrawn.event_ids[0], account_id: 'acc_sent' } });
   });
 });

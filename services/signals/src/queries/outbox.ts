@@ -1,7 +1,12 @@
-import { SIGNAL_RELEASED } from '@evidence-record/contract';
+import { ALERT_REQUESTED, SIGNAL_RELEASED } from '@evidence-record/contract';
 import type { PoolClient, Pool } from '@evidence-record/platform';
 
-/** The transactional outbox of Signal release events (event_outbox, subject_kind SIGNAL_RELEASED). */
+/**
+ * The transactional outbox (event_outbox): Signal release events
+ * (SIGNAL_RELEASED) and the correction notices curation writes
+ * (ALERT_REQUESTED), both published by the relay.
+ */
+const relayedKinds = [SIGNAL_RELEASED, ALERT_REQUESTED];
 
 export interface OutboxRow {
   event_id: string;
@@ -18,11 +23,11 @@ export async function claimUnpublished(client: PoolClient, limit: number, eventI
   const { rows } = await client.query<OutboxRow>({
     name: 'outbox-claim-unpublished',
     text: `SELECT event_id, subject_kind, payload FROM event_outbox
-            WHERE published_at IS NULL AND subject_kind = $1 AND ($2::text[] IS NULL OR event_id = ANY($2::text[]))
+            WHERE published_at IS NULL AND subject_kind = ANY($1::text[]) AND ($2::text[] IS NULL OR event_id = ANY($2::text[]))
             ORDER BY created_at, event_id
             LIMIT $3
             FOR UPDATE SKIP LOCKED`,
-    values: [SIGNAL_RELEASED, eventIds, limit],
+    values: [relayedKinds, eventIds, limit],
   });
   return rows;
 }
@@ -48,8 +53,8 @@ export async function pendingCount(pool: Pool): Promise<{ pending: number; oldes
   const { rows } = await pool.query<{ pending: number; oldest_seconds: number | null }>({
     name: 'outbox-pending-count',
     text: `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
-             FROM event_outbox WHERE published_at IS NULL AND subject_kind = $1`,
-    values: [SIGNAL_RELEASED],
+             FROM event_outbox WHERE published_at IS NULL AND subject_kind = ANY($1::text[])`,
+    values: [relayedKinds],
   });
   return rows[0] ?? { pending: 0, oldest_seconds: null };
 }
