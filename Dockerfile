@@ -25,6 +25,7 @@ COPY services/ledger/package.json services/ledger/
 COPY services/watch/package.json services/watch/
 COPY services/mcp/package.json services/mcp/
 COPY services/email-worker/package.json services/email-worker/
+COPY services/client/package.json services/client/
 
 # ---- build: full install, then esbuild bundles into dist/ -------------------
 FROM ${NODE_IMAGE} AS build
