@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes, selfServiceScopes } from '@evidence-record/contract';
 import { releaseSignalOn } from '../../../test/support/client';
@@ -184,6 +186,23 @@ describe('pollSignals', () => {
     expect(new Set(all)).toEqual(new Set([...expected, signalId]));
     expect(await new FilePollStore(file).load()).toMatchObject({ since: new Date().toISOString().slice(0, 10), pass: null });
   }, 90_000);
+});
+
+describe('examples/poll-signals.ts', () => {
+  it('runs as a newcomer runs it: prints the Signals released since, then nothing new', async () => {
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/poll-signals.ts'], {
+        env: { ...process.env, EVIDENCE_RECORD_URL: stack.baseUrl, EVIDENCE_RECORD_KEY: pro.key, SINCE: '2026-11-01', POLL_STATE: join(dir, 'example-state.json') },
+      });
+    const expected = (await clientFor(pro.key).call('list_signal_changes', { query: { since: '2026-11-01', limit: 25 } })).answer.signals!;
+    expect(expected.length).toBeGreaterThan(0);
+    const first = await run();
+    for (const s of expected) expect(first.stdout).toContain(s.signal_id);
+    expect(first.stdout).toContain(`${expected.length} Signal`);
+    expect(first.stdout).not.toContain(pro.key);
+    const second = await run();
+    expect(second.stdout.trim()).toBe('Nothing new since the last run.');
+  }, 60_000);
 });
 
 describe('FilePollStore', () => {
