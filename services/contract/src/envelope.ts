@@ -259,17 +259,15 @@ export type AnswerInput = Omit<AnswerEnvelope, ArrayFields | keyof RecordState |
 
 /**
  * The envelope of one capability: its answer objects (coverage, comparison,
- * ledger, watch) in that capability's shape, and absent when it fills none.
- * buildAnswer checks each answer against its own capability's envelope.
+ * ledger, watch) in that capability's shape, and none it does not fill.
+ * Tests check real answers with it; the OpenAPI document gives each
+ * operation these shapes.
  */
 export function answerEnvelopeOf(capability: string): typeof AnswerEnvelope {
   return envelopeOf.get(capability) ?? AnswerEnvelope;
 }
 
-// An object a capability fills without a shape here passes unchecked (the
-// answer-object test in the end-to-end suite fails on it instead), so a
-// service adding one never turns an answer into a 500.
-const undescribed = z.looseObject({});
+const undescribed = z.never();
 const envelopeOf = new Map(
   Object.entries(answerObjects).map(([name, objects]) => [
     name,
@@ -281,6 +279,21 @@ const envelopeOf = new Map(
     }) as unknown as typeof AnswerEnvelope,
   ]),
 );
+
+/**
+ * What buildAnswer checks before an answer leaves a service: the envelope,
+ * its strict sub-records, and the answer objects as plain objects, as before
+ * they had shapes. Their shapes are proven against real answers by the
+ * answer-object test rather than enforced here, so a path no test reaches
+ * can never turn an answer into a 500 (answers stay what they were).
+ */
+const plainObject = z.record(z.string(), z.unknown());
+const WireEnvelope = AnswerEnvelope.extend({
+  comparison: plainObject.optional(),
+  coverage: plainObject.optional(),
+  ledger: plainObject.optional(),
+  watch: plainObject.optional(),
+});
 
 export class ContractViolation extends Error {
   constructor(readonly issues: z.core.$ZodIssue[]) {
@@ -312,7 +325,7 @@ export function buildAnswer(input: AnswerInput): AnswerEnvelope {
     methodology_version: record?.methodology_version,
     disclaimer: DISCLAIMER,
   };
-  const parsed = (envelopeOf.get(input.capability) ?? AnswerEnvelope).safeParse(candidate);
+  const parsed = WireEnvelope.safeParse(candidate);
   if (!parsed.success) throw new ContractViolation(parsed.error.issues);
   return parsed.data;
 }
