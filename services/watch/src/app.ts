@@ -1,9 +1,9 @@
 import type express from 'express';
 import { createServiceApp, recordServiceOptions, finishServiceApp, mountCapability } from '@evidence-record/platform';
-import * as getWatchReceiptCap from './capabilities/get_watch_receipt';
-import * as listWatchedProductsCap from './capabilities/list_watched_products';
-import * as unwatchProductCap from './capabilities/unwatch_product';
-import * as watchProductCap from './capabilities/watch_product';
+import * as getWatchReceiptCap from './capabilities/get-watch-receipt';
+import * as listWatchedProductsCap from './capabilities/list-watched-products';
+import * as unwatchProductCap from './capabilities/unwatch-product';
+import * as watchProductCap from './capabilities/watch-product';
 import type { WatchDeps } from './deps';
 
 /**
