@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { ErrorDetails, answerEnvelopeOf, answerObjectFields, answerObjects, scopes, selfServiceScopes, type CapabilityName } from '@evidence-record/contract';
+import { ErrorDetails, answerEnvelopeOf, closedSchema, answerObjectFields, answerObjects, scopes, selfServiceScopes, type CapabilityName } from '@evidence-record/contract';
 import { call as callGateway } from '../support/client';
 import { issueKey, startStack, type RunningStack } from '../support/stack';
 
@@ -27,16 +26,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** A deep copy of a schema with every object closed (unknown keys refused). */
-function closed(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodObject) return z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, closed(v as z.ZodType)])));
-  if (schema instanceof z.ZodArray) return z.array(closed(schema.element as z.ZodType));
-  if (schema instanceof z.ZodOptional) return closed(schema.unwrap() as z.ZodType).optional();
-  if (schema instanceof z.ZodNullable) return closed(schema.unwrap() as z.ZodType).nullable();
-  if (schema instanceof z.ZodUnion) return z.union((schema.options as z.ZodType[]).map(closed) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  if (schema instanceof z.ZodRecord) return z.record(schema.keyType as z.ZodString, closed(schema.valueType as z.ZodType));
-  return schema;
-}
+const closed = closedSchema;
 
 const exercised = new Set<string>();
 

@@ -1509,6 +1509,50 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "products": [
+                     *         {
+                     *           "product_id": "prd_2ywha9ykwyqd",
+                     *           "name": "Surge",
+                     *           "brand_id": "brd_ironvale",
+                     *           "brand_name": "Ironvale Nutrition",
+                     *           "category": "pre-workout",
+                     *           "form": "powder",
+                     *           "depth_class": "TRACKED",
+                     *           "retired": false,
+                     *           "retired_on": null
+                     *         }
+                     *       ],
+                     *       "coverage": {
+                     *         "query_normalized": "ironvale surge caffeine",
+                     *         "result_cap": 5,
+                     *         "results": [
+                     *           {
+                     *             "rank": 1,
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "score": 150,
+                     *             "matched": [
+                     *               {
+                     *                 "field": "name",
+                     *                 "value": "Surge"
+                     *               },
+                     *               {
+                     *                 "field": "declared_ingredient",
+                     *                 "value": "Caffeine Anhydrous",
+                     *                 "ingredient_id": "ing_caffeine"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "more_matches": false,
+                     *         "ingredients_recognised": [
+                     *           {
+                     *             "ingredient_id": "ing_caffeine",
+                     *             "name": "Caffeine",
+                     *             "matched": "caffeine",
+                     *             "by": "name"
+                     *           }
+                     *         ]
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -1669,6 +1713,22 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "coverage": {
+                     *         "identifier_normalized": "iv surge",
+                     *         "matched_on": "alias",
+                     *         "matched_value": "IV Surge"
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -1823,6 +1883,39 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "coverage": {
+                     *         "latest_state": {
+                     *           "state_id": "hs_4k2m9x7q1c0d",
+                     *           "observed_from": "2026-06-02",
+                     *           "observed_to": "2026-11-16",
+                     *           "classification": "comparable"
+                     *         },
+                     *         "freshness": {
+                     *           "label_observed_to": "2026-11-16",
+                     *           "newest_price_observed_at": "2026-11-15"
+                     *         },
+                     *         "source_health": [
+                     *           {
+                     *             "kind": "manufacturer",
+                     *             "retailer": null,
+                     *             "readable": true,
+                     *             "since": "2026-01-05",
+                     *             "last_read_on": "2026-11-16",
+                     *             "last_captured_on": "2026-11-16"
+                     *           }
+                     *         ]
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -1992,6 +2085,95 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "state_id": "hs_1a2b3c4d5e6f",
+                     *           "observed_from": "2026-01-05",
+                     *           "observed_to": "2026-10-20",
+                     *           "classification": "comparable",
+                     *           "serving": {
+                     *             "serving_size": 12,
+                     *             "serving_unit": "g",
+                     *             "servings_per_container": 30,
+                     *             "description": "1 scoop (12 g)"
+                     *           },
+                     *           "declared_ingredient_count": 6,
+                     *           "note": null,
+                     *           "comparable": true
+                     *         },
+                     *         {
+                     *           "state_id": "hs_4k2m9x7q1c0d",
+                     *           "observed_from": "2026-06-02",
+                     *           "observed_to": "2026-11-16",
+                     *           "classification": "comparable",
+                     *           "serving": {
+                     *             "serving_size": 12,
+                     *             "serving_unit": "g",
+                     *             "servings_per_container": 30,
+                     *             "description": "1 scoop (12 g)"
+                     *           },
+                     *           "declared_ingredient_count": 6,
+                     *           "note": null,
+                     *           "comparable": true
+                     *         }
+                     *       ],
+                     *       "signals": [
+                     *         {
+                     *           "signal_id": "sig_9r4xal80h2ba",
+                     *           "product": {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_id": "brd_ironvale",
+                     *             "brand_name": "Ironvale Nutrition"
+                     *           },
+                     *           "dimension": "formula",
+                     *           "category": "pre-workout",
+                     *           "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *           "status": "released",
+                     *           "observation_window": {
+                     *             "start": "2026-10-20",
+                     *             "end": "2026-10-27",
+                     *             "exact_change_date": null
+                     *           },
+                     *           "review": {
+                     *             "released_at": "2026-11-03",
+                     *             "reviewed": true
+                     *           },
+                     *           "signal_url": "https://api.evidence-record.example/api/v1/signals/sig_9r4xal80h2ba",
+                     *           "before": {
+                     *             "state_id": "hs_1a2b3c4d5e6f"
+                     *           },
+                     *           "after": {
+                     *             "state_id": "hs_4k2m9x7q1c0d"
+                     *           },
+                     *           "corrections": []
+                     *         }
+                     *       ],
+                     *       "coverage": {
+                     *         "depth_class": "TRACKED",
+                     *         "depth_of_history": {
+                     *           "class": "comparable_timeline",
+                     *           "span_days": 315
+                     *         },
+                     *         "first_observed": "2026-01-05",
+                     *         "last_observed": "2026-11-16",
+                     *         "states": 2,
+                     *         "comparable_states": 2,
+                     *         "comparable_pairs": 1,
+                     *         "released_signals": 1,
+                     *         "withdrawn_signals": 0
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -2161,6 +2343,49 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "signals": [
+                     *         {
+                     *           "signal_id": "sig_9r4xal80h2ba",
+                     *           "product": {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_id": "brd_ironvale",
+                     *             "brand_name": "Ironvale Nutrition"
+                     *           },
+                     *           "dimension": "formula",
+                     *           "category": "pre-workout",
+                     *           "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *           "status": "released",
+                     *           "observation_window": {
+                     *             "start": "2026-10-20",
+                     *             "end": "2026-10-27",
+                     *             "exact_change_date": null
+                     *           },
+                     *           "review": {
+                     *             "released_at": "2026-11-03",
+                     *             "reviewed": true
+                     *           },
+                     *           "signal_url": "https://api.evidence-record.example/api/v1/signals/sig_9r4xal80h2ba",
+                     *           "before": {
+                     *             "state_id": "hs_1a2b3c4d5e6f"
+                     *           },
+                     *           "after": {
+                     *             "state_id": "hs_4k2m9x7q1c0d"
+                     *           },
+                     *           "corrections": []
+                     *         }
+                     *       ],
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -2363,7 +2588,38 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
-                     *       "signals": [],
+                     *       "signals": [
+                     *         {
+                     *           "signal_id": "sig_9r4xal80h2ba",
+                     *           "product": {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_id": "brd_ironvale",
+                     *             "brand_name": "Ironvale Nutrition"
+                     *           },
+                     *           "dimension": "formula",
+                     *           "category": "pre-workout",
+                     *           "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *           "status": "released",
+                     *           "observation_window": {
+                     *             "start": "2026-10-20",
+                     *             "end": "2026-10-27",
+                     *             "exact_change_date": null
+                     *           },
+                     *           "review": {
+                     *             "released_at": "2026-11-03",
+                     *             "reviewed": true
+                     *           },
+                     *           "signal_url": "https://api.evidence-record.example/api/v1/signals/sig_9r4xal80h2ba",
+                     *           "before": {
+                     *             "state_id": "hs_1a2b3c4d5e6f"
+                     *           },
+                     *           "after": {
+                     *             "state_id": "hs_4k2m9x7q1c0d"
+                     *           },
+                     *           "corrections": []
+                     *         }
+                     *       ],
                      *       "next_cursor": null,
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
@@ -2526,6 +2782,91 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "products": [
+                     *         {
+                     *           "product_id": "prd_2ywha9ykwyqd",
+                     *           "name": "Surge",
+                     *           "brand_id": "brd_ironvale",
+                     *           "brand_name": "Ironvale Nutrition",
+                     *           "category": "pre-workout",
+                     *           "form": "powder",
+                     *           "depth_class": "TRACKED",
+                     *           "retired": false,
+                     *           "retired_on": null
+                     *         },
+                     *         {
+                     *           "product_id": "prd_r8lqu59yxwon",
+                     *           "name": "Surge Pre-Workout",
+                     *           "brand_id": "brd_vantorra",
+                     *           "brand_name": "Vantorra Sport",
+                     *           "category": "pre-workout",
+                     *           "form": "powder",
+                     *           "depth_class": "TRACKED",
+                     *           "retired": false,
+                     *           "retired_on": null
+                     *         }
+                     *       ],
+                     *       "comparison": {
+                     *         "basis": "Amounts per serving as declared on each product's latest label state, in the label's own units.",
+                     *         "states": [
+                     *           {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "state_id": "hs_4k2m9x7q1c0d",
+                     *             "observed_from": "2026-06-02",
+                     *             "observed_to": "2026-11-16",
+                     *             "classification": "comparable"
+                     *           },
+                     *           {
+                     *             "product_id": "prd_r8lqu59yxwon",
+                     *             "state_id": "hs_7h8j9k0l1m2n",
+                     *             "observed_from": "2026-03-11",
+                     *             "observed_to": "2026-11-14",
+                     *             "classification": "comparable"
+                     *           }
+                     *         ],
+                     *         "serving": [
+                     *           {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "serving_size": 12,
+                     *             "serving_unit": "g",
+                     *             "servings_per_container": 30,
+                     *             "description": "1 scoop (12 g)"
+                     *           },
+                     *           {
+                     *             "product_id": "prd_r8lqu59yxwon",
+                     *             "serving_size": 10.5,
+                     *             "serving_unit": "g",
+                     *             "servings_per_container": 25,
+                     *             "description": "1 scoop (10.5 g)"
+                     *           }
+                     *         ],
+                     *         "ingredients": [
+                     *           {
+                     *             "ingredient_id": "ing_caffeine",
+                     *             "name": "Caffeine",
+                     *             "declared": [
+                     *               {
+                     *                 "product_id": "prd_2ywha9ykwyqd",
+                     *                 "declared": true,
+                     *                 "declared_name": "Caffeine Anhydrous",
+                     *                 "amount": 250,
+                     *                 "unit": "mg",
+                     *                 "blend": null
+                     *               },
+                     *               {
+                     *                 "product_id": "prd_r8lqu59yxwon",
+                     *                 "declared": false,
+                     *                 "declared_name": null,
+                     *                 "amount": null,
+                     *                 "unit": null,
+                     *                 "blend": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "blends": [],
+                     *         "note": "Not declared means not on the label as captured (undisclosed), not absent from the product."
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -2695,6 +3036,40 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "coverage": {
+                     *         "observations": 12,
+                     *         "first_observed_at": "2026-01-08",
+                     *         "last_observed_at": "2026-11-15",
+                     *         "price_bases_observed": [
+                     *           "list",
+                     *           "promotional"
+                     *         ],
+                     *         "price_runs": [
+                     *           {
+                     *             "retailer": "Shelfwise",
+                     *             "price_basis": "list",
+                     *             "price": 44.99,
+                     *             "first_observed_at": "2026-01-08",
+                     *             "last_observed_at": "2026-11-15",
+                     *             "observations": 10
+                     *           }
+                     *         ],
+                     *         "per_gram_basis": {
+                     *           "price_basis": "list",
+                     *           "as_of": "2026-11-15"
+                     *         }
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -2874,6 +3249,16 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "coverage": {
+                     *         "ingredients": [
+                     *           {
+                     *             "ingredient_id": "ing_caffeine",
+                     *             "name": "Caffeine",
+                     *             "research_entries": 1
+                     *           }
+                     *         ],
+                     *         "from_product_label": null
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3050,6 +3435,31 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "product": {
+                     *         "product_id": "prd_2ywha9ykwyqd",
+                     *         "name": "Surge",
+                     *         "brand_id": "brd_ironvale",
+                     *         "brand_name": "Ironvale Nutrition",
+                     *         "category": "pre-workout",
+                     *         "form": "powder",
+                     *         "depth_class": "TRACKED",
+                     *         "retired": false,
+                     *         "retired_on": null
+                     *       },
+                     *       "coverage": {
+                     *         "ingredients": [
+                     *           {
+                     *             "ingredient_id": "ing_caffeine",
+                     *             "name": "Caffeine",
+                     *             "regulatory_records": 1,
+                     *             "documented_cautions": 1
+                     *           }
+                     *         ],
+                     *         "from_product_label": {
+                     *           "product_id": "prd_2ywha9ykwyqd",
+                     *           "state_id": "hs_4k2m9x7q1c0d"
+                     *         }
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3234,8 +3644,108 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
-                     *       "signals": [],
+                     *       "signals": [
+                     *         {
+                     *           "signal_id": "sig_9r4xal80h2ba",
+                     *           "product": {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_id": "brd_ironvale",
+                     *             "brand_name": "Ironvale Nutrition"
+                     *           },
+                     *           "dimension": "formula",
+                     *           "category": "pre-workout",
+                     *           "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *           "status": "released",
+                     *           "observation_window": {
+                     *             "start": "2026-10-20",
+                     *             "end": "2026-10-27",
+                     *             "exact_change_date": null
+                     *           },
+                     *           "review": {
+                     *             "released_at": "2026-11-03",
+                     *             "reviewed": true
+                     *           },
+                     *           "signal_url": "https://api.evidence-record.example/api/v1/signals/sig_9r4xal80h2ba",
+                     *           "before": {
+                     *             "state_id": "hs_1a2b3c4d5e6f"
+                     *           },
+                     *           "after": {
+                     *             "state_id": "hs_4k2m9x7q1c0d"
+                     *           },
+                     *           "corrections": []
+                     *         }
+                     *       ],
                      *       "next_cursor": null,
+                     *       "coverage": {
+                     *         "category": "pre-workout",
+                     *         "window": {
+                     *           "from": "2026-10-26",
+                     *           "to": "2026-11-24",
+                     *           "days": 30,
+                     *           "max_days": 92
+                     *         },
+                     *         "signals": {
+                     *           "released_in_window": 1,
+                     *           "by_dimension": [
+                     *             {
+                     *               "dimension": "formula",
+                     *               "share": 1,
+                     *               "numerator": 1,
+                     *               "denominator": 1,
+                     *               "cohort": "Signals released in the window"
+                     *             }
+                     *           ],
+                     *           "by_status": [
+                     *             {
+                     *               "status": "released",
+                     *               "share": 1,
+                     *               "numerator": 1,
+                     *               "denominator": 1,
+                     *               "cohort": "Signals released in the window"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "products": {
+                     *           "covered": 40,
+                     *           "by_depth_class": [
+                     *             {
+                     *               "depth_class": "TRACKED",
+                     *               "share": 0.75,
+                     *               "numerator": 30,
+                     *               "denominator": 40,
+                     *               "cohort": "products in the covered set"
+                     *             }
+                     *           ],
+                     *           "with_signals_in_window": {
+                     *             "share": 0.025,
+                     *             "numerator": 1,
+                     *             "denominator": 40,
+                     *             "cohort": "products in the covered set"
+                     *           }
+                     *         },
+                     *         "sources": {
+                     *           "total": 95,
+                     *           "unreadable": {
+                     *             "share": 0.0105,
+                     *             "numerator": 1,
+                     *             "denominator": 95,
+                     *             "cohort": "sources"
+                     *           },
+                     *           "by_kind": [
+                     *             {
+                     *               "kind": "manufacturer",
+                     *               "total": 40,
+                     *               "unreadable": {
+                     *                 "share": 0.025,
+                     *                 "numerator": 1,
+                     *                 "denominator": 40,
+                     *                 "cohort": "manufacturer sources"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3384,6 +3894,24 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "ledger": {
+                     *         "editions": [
+                     *           {
+                     *             "edition_id": "ed_2026_11",
+                     *             "period": "2026-11",
+                     *             "status": "open",
+                     *             "data_as_of": "2026-11-24",
+                     *             "count_released": 2
+                     *           },
+                     *           {
+                     *             "edition_id": "ed_2026_10",
+                     *             "period": "2026-10",
+                     *             "status": "closed",
+                     *             "data_as_of": "2026-10-31",
+                     *             "count_released": 8
+                     *           }
+                     *         ]
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3538,6 +4066,93 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "signals": [
+                     *         {
+                     *           "signal_id": "sig_9r4xal80h2ba",
+                     *           "product": {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_id": "brd_ironvale",
+                     *             "brand_name": "Ironvale Nutrition"
+                     *           },
+                     *           "dimension": "formula",
+                     *           "category": "pre-workout",
+                     *           "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *           "status": "released",
+                     *           "observation_window": {
+                     *             "start": "2026-10-20",
+                     *             "end": "2026-10-27",
+                     *             "exact_change_date": null
+                     *           },
+                     *           "review": {
+                     *             "released_at": "2026-11-03",
+                     *             "reviewed": true
+                     *           },
+                     *           "signal_url": "https://api.evidence-record.example/api/v1/signals/sig_9r4xal80h2ba",
+                     *           "before": {
+                     *             "state_id": "hs_1a2b3c4d5e6f"
+                     *           },
+                     *           "after": {
+                     *             "state_id": "hs_4k2m9x7q1c0d"
+                     *           },
+                     *           "corrections": []
+                     *         }
+                     *       ],
+                     *       "ledger": {
+                     *         "edition": {
+                     *           "edition_id": "ed_2026_10",
+                     *           "period": "2026-10",
+                     *           "status": "closed",
+                     *           "data_as_of": "2026-10-31",
+                     *           "count_released": 8,
+                     *           "closed_at": "2026-11-03T15:00:00.000Z"
+                     *         },
+                     *         "document": {
+                     *           "edition_id": "ed_2026_10",
+                     *           "period": "2026-10",
+                     *           "status": "closed",
+                     *           "data_as_of": "2026-10-31",
+                     *           "executive_summary": "8 confirmed changes were released in October 2026.",
+                     *           "confirmed_changes": [
+                     *             {
+                     *               "signal_id": "sig_9r4xal80h2ba",
+                     *               "product_id": "prd_2ywha9ykwyqd",
+                     *               "product_name": "Ironvale Nutrition Surge",
+                     *               "dimension": "formula",
+                     *               "summary": "Caffeine per serving went from 300 mg to 250 mg.",
+                     *               "released_at": "2026-10-14",
+                     *               "observation_window": {
+                     *                 "start": "2026-10-20",
+                     *                 "end": "2026-10-27",
+                     *                 "exact_change_date": null
+                     *               }
+                     *             }
+                     *           ],
+                     *           "category_benchmarks": [
+                     *             {
+                     *               "name": "median declared caffeine per serving",
+                     *               "value": 250,
+                     *               "unit": "mg",
+                     *               "cohort": {
+                     *                 "description": "products with a comparable label declaring caffeine",
+                     *                 "denominator": 31
+                     *               }
+                     *             }
+                     *           ],
+                     *           "serving_economics": [],
+                     *           "product_comparison": [],
+                     *           "limitations": [
+                     *             "Counts are of released Signals by release date, not by the date of the change."
+                     *           ]
+                     *         },
+                     *         "edition_hash": "3f1c0e5b9d8a7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a291807f6e5d4c3b2a19080",
+                     *         "hash_method": {
+                     *           "algorithm": "sha256",
+                     *           "encoding": "hex",
+                     *           "over": "ledger.document",
+                     *           "canonical_json": "object keys sorted recursively by UTF-16 code units; no whitespace; UTF-8 bytes"
+                     *         }
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3701,6 +4316,26 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "watch": {
+                     *         "items": [
+                     *           {
+                     *             "product_id": "prd_2ywha9ykwyqd",
+                     *             "name": "Surge",
+                     *             "brand_name": "Ironvale Nutrition",
+                     *             "watched_since": "2026-11-20T09:12:44.000Z",
+                     *             "monitoring_state": "monitored",
+                     *             "currently_unreadable": false,
+                     *             "unreadable_since": null,
+                     *             "last_read_at": "2026-11-17T06:00:00.000Z",
+                     *             "last_checked_at": "2026-11-17T06:00:00.000Z",
+                     *             "next_check_due": "2026-11-24T06:00:00.000Z",
+                     *             "check_overdue": false,
+                     *             "check_interval_hours": 168
+                     *           }
+                     *         ],
+                     *         "count": 1,
+                     *         "limit": 10
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -3861,6 +4496,25 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "watch": {
+                     *         "changed": true,
+                     *         "item": {
+                     *           "product_id": "prd_2ywha9ykwyqd",
+                     *           "name": "Surge",
+                     *           "brand_name": "Ironvale Nutrition",
+                     *           "watched_since": "2026-11-20T09:12:44.000Z",
+                     *           "monitoring_state": "monitored",
+                     *           "currently_unreadable": false,
+                     *           "unreadable_since": null,
+                     *           "last_read_at": "2026-11-17T06:00:00.000Z",
+                     *           "last_checked_at": "2026-11-17T06:00:00.000Z",
+                     *           "next_check_due": "2026-11-24T06:00:00.000Z",
+                     *           "check_overdue": false,
+                     *           "check_interval_hours": 168
+                     *         },
+                     *         "count": 1,
+                     *         "limit": 10
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -4045,6 +4699,12 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "watch": {
+                     *         "changed": true,
+                     *         "alerts_cancelled": 0,
+                     *         "count": 0,
+                     *         "limit": 10
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -4199,6 +4859,58 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "products": [
+                     *         {
+                     *           "product_id": "prd_2ywha9ykwyqd",
+                     *           "name": "Surge",
+                     *           "brand_id": "brd_ironvale",
+                     *           "brand_name": "Ironvale Nutrition",
+                     *           "category": "pre-workout",
+                     *           "form": "powder",
+                     *           "depth_class": "TRACKED",
+                     *           "retired": false,
+                     *           "retired_on": null
+                     *         }
+                     *       ],
+                     *       "watch": {
+                     *         "receipt": {
+                     *           "period": "2026-10",
+                     *           "period_start": "2026-10-01",
+                     *           "period_end": "2026-10-31",
+                     *           "period_complete": true,
+                     *           "items": [
+                     *             {
+                     *               "product_id": "prd_2ywha9ykwyqd",
+                     *               "name": "Surge",
+                     *               "brand_name": "Ironvale Nutrition",
+                     *               "coverage": {
+                     *                 "state": "covered",
+                     *                 "covered_days": 31,
+                     *                 "days_in_period": 31,
+                     *                 "period_complete": true
+                     *               },
+                     *               "checks": {
+                     *                 "valid": 4,
+                     *                 "empty": 0,
+                     *                 "unreadable": 0,
+                     *                 "recoveries": 0
+                     *               },
+                     *               "confirmed_signals": {
+                     *                 "count": 1,
+                     *                 "signal_ids": [
+                     *                   "sig_9r4xal80h2ba"
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "coverage": {
+                     *         "period": "2026-10",
+                     *         "products_total": 1,
+                     *         "products_covered": 1,
+                     *         "products_partly_covered": 0
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */
@@ -4348,6 +5060,35 @@ export interface operations {
                      *       "record_as_of": "2026-11-24",
                      *       "record_timestamp": "2026-11-23T18:04:11.000Z",
                      *       "methodology_version": "method-2026.11",
+                     *       "coverage": {
+                     *         "record_version": "rv_2026_11_24_001",
+                     *         "methodology_version": "method-2026.11",
+                     *         "supported_category": "pre-workout",
+                     *         "counts": {
+                     *           "brands": 10,
+                     *           "products": 42,
+                     *           "products_by_depth_class": {
+                     *             "REGISTERED": 2,
+                     *             "CAPTURED": 10,
+                     *             "TRACKED": 30
+                     *           },
+                     *           "retired_products": 1,
+                     *           "released_signals": 61,
+                     *           "withdrawn_signals": 1,
+                     *           "corrected_signals": 2,
+                     *           "ingredients": 48,
+                     *           "history_states": 140
+                     *         },
+                     *         "source_freshness": {
+                     *           "newest_observation_on": "2026-11-17",
+                     *           "newest_label_capture_on": "2026-11-16",
+                     *           "newest_price_observed_at": "2026-11-15",
+                     *           "newest_monitoring_check_on": "2026-11-17",
+                     *           "sources": 95,
+                     *           "unreadable_sources": 1,
+                     *           "unreadable_manufacturer_sources": 1
+                     *         }
+                     *       },
                      *       "disclaimer": "The Evidence Record reports what product labels and sources declare and what prices were observed. It performs no laboratory testing and gives no individualized medical advice or judgement of safety, effectiveness or suitability."
                      *     }
                      */

@@ -442,3 +442,19 @@ export const ErrorDetails = open({
 })
   .describe('What the refusal names; for invalid_request the field, for insufficient_scope required_scope. Open: new members may appear.')
   .meta({ id: 'ErrorDetails' });
+
+/**
+ * A deep copy of a schema with every object closed (unknown keys refused).
+ * The answer objects are open to clients; tests parse real answers and the
+ * document's examples with the closed copy, so neither can carry a field
+ * the contract does not describe.
+ */
+export function closedSchema(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodObject) return z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, closedSchema(v as z.ZodType)])));
+  if (schema instanceof z.ZodArray) return z.array(closedSchema(schema.element as z.ZodType));
+  if (schema instanceof z.ZodOptional) return closedSchema(schema.unwrap() as z.ZodType).optional();
+  if (schema instanceof z.ZodNullable) return closedSchema(schema.unwrap() as z.ZodType).nullable();
+  if (schema instanceof z.ZodUnion) return z.union((schema.options as z.ZodType[]).map(closedSchema) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  if (schema instanceof z.ZodRecord) return z.record(schema.keyType as z.ZodString, closedSchema(schema.valueType as z.ZodType));
+  return schema;
+}

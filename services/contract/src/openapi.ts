@@ -6,6 +6,7 @@ import * as decisions from './decisions';
 import { AnswerEnvelope, ErrorEnvelope, HealthAnswer } from './envelope';
 import { errorCatalogue, errorCodes, type ErrorCode } from './errors';
 import { CACHE_CONTROL, headers } from './headers';
+import { answerExamples } from './openapi-examples';
 
 const toOpenApiPath = (path: string) => path.replace(/:([a-z_]+)/g, '{$1}');
 
@@ -147,7 +148,7 @@ function answerExample(cap: Capability) {
     source_references: [],
     confidence: { level: 'high', basis: 'Read from one committed state of the Record.' },
     ...exampleRecordState,
-    ...(cap.name === 'list_signal_changes' || cap.name === 'get_category_snapshot' ? { signals: [], next_cursor: null } : {}),
+    ...answerExamples[cap.name as CapabilityName],
     disclaimer: decisions.DISCLAIMER,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerEnvelopeOf, buildOpenApiDocument, capabilityList, DEFAULT_PAGE_SIZE, ErrorEnvelope, errorCodes, MAX_PAGE_SIZE, refusalsOf } from '../src/index';
+import { answerEnvelopeOf, answerObjects, buildOpenApiDocument, closedSchema, capabilityList, DEFAULT_PAGE_SIZE, ErrorEnvelope, errorCodes, MAX_PAGE_SIZE, refusalsOf } from '../src/index';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- walking a JSON document */
 const doc = buildOpenApiDocument() as any;
@@ -99,6 +99,10 @@ describe('the OpenAPI document', () => {
       const op = opOf(cap.name);
       const example = op.responses['200'].content['application/json'].example;
       expect(answerEnvelopeOf(cap.name).safeParse(example).success, cap.name).toBe(true);
+      for (const [field, schema] of Object.entries(answerObjects[cap.name])) {
+        const parsed = closedSchema(schema).safeParse(example[field]);
+        expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`), `${cap.name}.${field}`).toEqual([]);
+      }
       if (cap.body) expect(cap.body.safeParse(op.requestBody.content['application/json'].example).success, cap.name).toBe(true);
     }
     for (const [code, example] of Object.entries<any>(doc.components.examples)) {
