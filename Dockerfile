@@ -8,7 +8,7 @@
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
 #
 # The COPY lines of the manifests stage and the EXPOSE line are generated from
-# package.json's workspaces and services/registry/registry.json by
+# package.json's workspaces and services/registry/src/registry.ts by
 # scripts/registry/generate.ts; npm test fails while they are stale.
 
 ARG NODE_IMAGE=node:20-slim
