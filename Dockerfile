@@ -29,6 +29,9 @@ COPY services/registry/package.json services/registry/
 COPY services/signals/package.json services/signals/
 COPY services/watch/package.json services/watch/
 COPY gateway/package.json gateway/
+COPY scripts/admin/package.json scripts/admin/
+COPY scripts/demo-record/package.json scripts/demo-record/
+COPY test/support/package.json test/support/
 # ---- end of generated part ----
 
 # ---- build: full install, then esbuild bundles into dist/ -------------------

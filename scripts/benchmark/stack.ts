@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { serviceNames } from '@evidence-record/registry';
-import { freePort, launchReady, stackEnv, startWaves, type ServiceName, type ServiceProcess } from '../../test/support/launcher';
+import { freePort, launchReady, stackEnv, startWaves, type ServiceName, type ServiceProcess } from '@evidence-record/test-support/launcher';
 
 const exec = promisify(execFile);
 

@@ -1,8 +1,8 @@
 import { type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { connect } from 'node:net';
-import { launch, type ServiceName } from '../support/launcher';
-export { waitFor } from '../support/wait';
+import { launch, type ServiceName } from '@evidence-record/test-support/launcher';
+export { waitFor } from '@evidence-record/test-support/wait';
 
 /** One sample of the Prometheus text format. */
 export interface Sample {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
-import { freePort, launchReady, type ServiceName } from '../../support/launcher';
-import { type RunningStack } from '../../support/stack';
+import { freePort, launchReady, type ServiceName } from '@evidence-record/test-support/launcher';
+import { type RunningStack } from '@evidence-record/test-support/stack';
 
 /** Polls `probe` until it gives a value (anything but null/undefined/false), or fails after `timeoutMs`. */
 export async function until<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, what = 'condition', intervalMs = 100): Promise<T> {
