@@ -185,7 +185,8 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
 
     res.setHeader('Cache-Control', CACHE_CONTROL);
     res.setHeader(headers.requestId, exchange.requestId);
-    const meter: ToolMeter = { restAnswers: [], unmetered: 0 };
+    const meter: ToolMeter = { restAnswers: [] };
+    const toolCalls = delivered.filter((m) => 'id' in m && 'method' in m && m.method === 'tools/call').length;
     const context: ToolCallContext = {
       key: exchange.key,
       log: exchange.log,
@@ -215,7 +216,7 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
     }
     void pending.answered.then((answers) => {
       if (res.destroyed) return;
-      setMeterHeaders(res, meter, answers.length);
+      setMeterHeaders(res, meter, toolCalls, answers.length);
       // A batch (only under versions before 2025-06-18) is answered with an array, whatever it held; one message with one object.
       const text = JSON.stringify(batch ? answers : answers[0]);
       res.statusCode = 200;
@@ -234,8 +235,9 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
  * many tool calls made no REST call, which the gateway counts in the
  * protocol window and never passes on.
  */
-function setMeterHeaders(res: Response, meter: ToolMeter, requests: number): void {
-  if (meter.unmetered > 0) res.setHeader(headers.mcpUnmetered, String(meter.unmetered));
+function setMeterHeaders(res: Response, meter: ToolMeter, toolCalls: number, requests: number): void {
+  const unmetered = toolCalls - meter.restAnswers.length;
+  if (unmetered > 0) res.setHeader(headers.mcpUnmetered, String(unmetered));
   let reported: RestAnswer | undefined;
   for (const answer of meter.restAnswers) {
     if (answer.rateLimit.remaining === null) continue;

@@ -24,10 +24,13 @@ export interface ToolCallContext {
 }
 
 export interface ToolMeter {
-  /** The REST answers of the tool calls that made a REST call (metered there). */
+  /**
+   * The REST answers of the tool calls that made a REST call (metered there).
+   * Every other tool call of the HTTP request (unknown tool, bad arguments,
+   * malformed params, gateway unreachable) is reported to the gateway as
+   * unmetered, and counted in the key's protocol window.
+   */
   restAnswers: RestAnswer[];
-  /** Tool calls answered without a REST call (unknown tool, bad arguments): the gateway counts them in the protocol window. */
-  unmetered: number;
 }
 
 export interface ToolCallDeps {
@@ -53,7 +56,6 @@ export interface ToolCallDeps {
 export async function callTool(params: CallToolRequest['params'], ctx: ToolCallContext, deps: ToolCallDeps): Promise<CallToolResult> {
   const tool = deps.catalogue.find(params.name);
   if (!tool) {
-    ctx.meter.unmetered++;
     throw new RpcError(rpcCodes.invalidParams, `Unknown tool "${params.name}": tools/list names the available tools.`, {
       code: 'unsupported_capability',
       tool: params.name,
@@ -63,7 +65,6 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
 
   const checked = toRestRequest(tool, params.arguments ?? {});
   if (!checked.ok) {
-    ctx.meter.unmetered++;
     const { body } = buildRefusal({
       request_id: ctx.requestId,
       capability: tool.capability.name,
@@ -81,8 +82,6 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
   } catch (err) {
     deps.metrics.base.dependencyErrors.inc({ dependency: 'gateway' });
     ctx.log.error({ tool: tool.name, err: err instanceof GatewayUnavailable ? err.message : String(err) }, 'gateway unreachable');
-    // Whether the gateway counted the call is unknown; counting it in the protocol window too is the safe side.
-    ctx.meter.unmetered++;
     throw internalError(tool.name, 'The Record could not be reached. Retry once with backoff.');
   } finally {
     deps.metrics.restCallSeconds.observe({ tool: tool.name }, Number(process.hrtime.bigint() - started) / 1e9);
