@@ -297,6 +297,9 @@ email-worker:
 - name: {{ printf "%s_URL" (upper $up) }}
   value: {{ include "er.componentUrl" (dict "root" $root "name" $up) | quote }}
 {{- end }}
+{{- /* The gateway refuses a cross-origin /mcp request before its key is read: the same Origin list as the MCP service. */}}
+- name: MCP_ALLOWED_ORIGINS
+  value: {{ (default (list (include "er.publicOrigin" $root)) $v.services.mcp.allowedOrigins) | join "," | quote }}
 {{- end }}
 {{- if eq .name "mcp" }}
 - name: GATEWAY_URL

@@ -221,6 +221,12 @@ describe('tools/call through the REST routes', () => {
     const err = await rpcError(client.callTool({ name: 'records.export', arguments: {} }));
     expect(err.code).toBe(-32602);
     expect(err.data).toMatchObject({ code: 'unsupported_capability', tool: 'records.export' });
+    // Answered without a REST call: the gateway is told to count it in the protocol window.
+    const raw = await rpc(server.url, toolCall(2, 'records.export', {}), bearer);
+    expect(raw.headers['x-er-mcp-unmetered']).toBe('1');
+    const malformed = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'products.get', arguments: 'prd_abc123def456' } }, bearer);
+    expect(malformed.json).toMatchObject({ error: { code: -32602, data: { code: 'invalid_params' } } });
+    expect(malformed.headers['x-er-mcp-unmetered']).toBe('1');
     expect(gateway.calls).toEqual([]);
   });
 
