@@ -1,4 +1,4 @@
-import { sealEdition } from '@evidence-record/ledger';
+import { sealEdition } from '@evidence-record/curation';
 import { createPool, withRecordChange } from '@evidence-record/platform';
 import { buildDemoRecord, tableOrder } from './build';
 import { editionPlan } from './editions';

@@ -1,4 +1,4 @@
-import { approveCandidate, openCandidate, refuseCandidate } from '@evidence-record/signals';
+import { approveCandidate, openCandidate, refuseCandidate } from '@evidence-record/curation';
 import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
 
 function candidateId(flags: Flags): number {

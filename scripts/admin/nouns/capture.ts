@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { importCaptures } from '@evidence-record/signals';
+import { importCaptures } from '@evidence-record/curation';
 import { UsageError, required, type Noun } from '../cli';
 
 /** Captures: what was read from sources, imported as history states and price observations. */

@@ -1,4 +1,4 @@
-import { closeEdition, openEdition } from '@evidence-record/ledger';
+import { closeEdition, openEdition } from '@evidence-record/curation';
 import { positional, required, type Noun } from '../cli';
 
 /** Ledger editions: a monthly edition is opened, then closed once its period has ended. */

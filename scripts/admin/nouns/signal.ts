@@ -1,4 +1,5 @@
-import { correctSignal, publishNow, releaseSignals, withdrawSignal } from '@evidence-record/signals';
+import { correctSignal, releaseSignals, withdrawSignal } from '@evidence-record/curation';
+import { publishNow } from '@evidence-record/signals';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { optional, positional, required, type AdminContext, type Noun } from '../cli';
 

@@ -19,6 +19,14 @@ export function streamNames(prefix = ''): StreamNames {
   };
 }
 
+/** The outbox subject kind of a Signal release (event_outbox.subject_kind). */
+export const SIGNAL_RELEASED = 'signal.released';
+
+/** A Signal's permanent public address, the one to cite. */
+export function signalUrl(publicBaseUrl: string, signalId: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${signalId}`;
+}
+
 /** Published once per released Signal (transactional outbox, msg id = event_id). */
 export const SignalReleasedEvent = z.strictObject({
   event_id: z.string(),

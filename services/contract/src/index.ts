@@ -10,3 +10,4 @@ export * from './keys';
 export * from './openapi';
 export * from './requests';
 export * from './scopes';
+export * from './dates';

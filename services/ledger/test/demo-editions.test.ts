@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, canonicalJson, editionHash } from '@evidence-record/contract';
 import { withSnapshot } from '@evidence-record/platform';
 import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { computeEditionDocument } from '../src/index';
+import { computeEditionDocument } from '@evidence-record/curation';
 import { startLedger, type InProcessLedger } from './support/server';
 
 /** Ledger editions over the demo Record: two closed, one open. */

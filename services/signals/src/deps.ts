@@ -1,5 +1,5 @@
 import type { Pool } from '@evidence-record/platform';
-import type { Clock } from './dates';
+import type { Clock } from '@evidence-record/contract';
 
 /** What the capability handlers need, injected so tests can run them in-process. */
 export interface SignalsDeps {

@@ -9,6 +9,7 @@ import type {
   SourceReference,
   VerifiedFact,
 } from '@evidence-record/contract';
+import { signalUrl } from '@evidence-record/contract';
 import type { CorrectionRow, ProductRow, SignalRow } from './queries/signals';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
@@ -19,10 +20,6 @@ export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
 export type CommercialFactOut = z.infer<typeof CommercialFact>;
 export type CalculationOut = z.infer<typeof Calculation>;
 export type SourceReferenceOut = z.infer<typeof SourceReference>;
-
-export function signalUrl(publicBaseUrl: string, signalId: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${signalId}`;
-}
 
 export function presentCorrection(c: CorrectionRow): z.infer<typeof SignalCorrection> {
   return { kind: c.kind, recorded_on: c.recorded_on, note: c.public_note };

@@ -10,7 +10,7 @@ import {
   refuseCandidate,
   releaseSignals,
   withdrawSignal,
-} from '../src/index';
+} from '@evidence-record/curation';
 import { approvedFormulaChanges, createCatalogue, labelCapture, priceCapture, type FixtureProduct } from './support/fixtures';
 
 /**

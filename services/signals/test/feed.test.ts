@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, DEFAULT_PAGE_SIZE, ErrorEnvelope } from '@evidence-record/contract';
 import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { correctSignal, importCaptures, issueCursor, openCandidate, refuseCandidate, releaseSignals, withdrawSignal } from '../src/index';
+import { correctSignal, importCaptures, openCandidate, refuseCandidate, releaseSignals, withdrawSignal } from '@evidence-record/curation';
+import { issueCursor } from '../src/index';
 import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, priceCapture, type FixtureProduct } from './support/fixtures';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
@@ -290,7 +291,7 @@ describe('explain_signal', () => {
     });
     const { rows } = await svc.pool.query<{ observation_id: number }>(`SELECT observation_id FROM price_observations WHERE product_id = $1 AND price_basis = 'list' ORDER BY observed_at`, [p.product_id]);
     const c = await openCandidate(svc.pool, { product_id: p.product_id, dimension: 'price', before_price_id: rows[0]!.observation_id, after_price_id: rows[1]!.observation_id, summary: 'List price $45.00 → $51.00 at Shelfwise.' });
-    const { approveCandidate } = await import('../src/index');
+    const { approveCandidate } = await import('@evidence-record/curation');
     const { signal_id } = await approveCandidate(svc.pool, { candidate_id: c.candidate_id, reviewer: 'r', note: 'list prices both sides' });
     await release('2031-05-06');
     const a = AnswerEnvelope.parse((await svc.get(`/api/v1/signals/${signal_id}`)).body);

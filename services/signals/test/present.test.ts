@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
 import { differingIngredients } from '../src/present';
 import { resolveWindow } from '../src/capabilities/get-category-snapshot';
-import { addDays, daysInclusive, isCalendarDate } from '../src/dates';
+import { addDays, daysInclusive, isCalendarDate } from '@evidence-record/contract';
 import { proportion } from '../src/proportion';
 import type { DeclaredIngredientRow } from '../src/queries/evidence';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, MAX_SNAPSHOT_WINDOW_DAYS } from '@evidence-record/contract';
 import { withRecordChange } from '@evidence-record/platform';
 import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { releaseSignals, withdrawSignal } from '../src/index';
+import { releaseSignals, withdrawSignal } from '@evidence-record/curation';
 import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from './support/fixtures';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 

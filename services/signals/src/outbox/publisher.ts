@@ -1,7 +1,8 @@
 import type { JetStreamClient } from 'nats';
 import { withTransaction, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
-import { SIGNAL_RELEASED, claimUnpublished, markFailed, markPublished } from '../queries/outbox';
+import { SIGNAL_RELEASED } from '@evidence-record/contract';
+import { claimUnpublished, markFailed, markPublished } from '../queries/outbox';
 
 export interface PublishResult {
   published: number;

@@ -1,7 +1,7 @@
+import { SIGNAL_RELEASED } from '@evidence-record/contract';
 import type { PoolClient, Pool } from '@evidence-record/platform';
 
-/** The transactional outbox of Signal release events (event_outbox, subject_kind 'signal.released'). */
-export const SIGNAL_RELEASED = 'signal.released';
+/** The transactional outbox of Signal release events (event_outbox, subject_kind SIGNAL_RELEASED). */
 
 export interface OutboxRow {
   event_id: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { randomId } from '@evidence-record/contract';
 import { withRecordChange, type Pool } from '@evidence-record/platform';
-import { approveCandidate, importCaptures, openCandidate } from '../../src/index';
+import { approveCandidate, importCaptures, openCandidate } from '@evidence-record/curation';
 
 /**
  * Fixtures made the way an operator makes them: catalogue rows (brands,

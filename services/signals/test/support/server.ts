@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Metrics, createLogger, createPool, startService, type Pool } from '@evidence-record/platform';
-import { createSignalsApp, type Clock, type RelayStatus } from '../../src/index';
+import type { Clock } from '@evidence-record/contract';
+import { createSignalsApp, type RelayStatus } from '../../src/index';
 
 export interface InProcessSignals {
   url: string;

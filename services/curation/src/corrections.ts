@@ -1,5 +1,5 @@
+import { systemClock, utcDate, type Clock } from '@evidence-record/contract';
 import { withRecordChange, type Pool } from '@evidence-record/platform';
-import { systemClock, utcDate, type Clock } from '../dates';
 import { CurationRefused } from './errors';
 
 export interface CorrectionInput {

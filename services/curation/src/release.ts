@@ -1,8 +1,5 @@
-import { SignalReleasedEvent } from '@evidence-record/contract';
+import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock } from '@evidence-record/contract';
 import { withRecordChange, type Pool } from '@evidence-record/platform';
-import { isCalendarDate, systemClock, utcDate, type Clock } from '../dates';
-import { signalUrl } from '../present';
-import { SIGNAL_RELEASED } from '../queries/outbox';
 import { CurationRefused } from './errors';
 
 export interface ReleaseInput {

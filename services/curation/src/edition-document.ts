@@ -13,7 +13,7 @@ import {
   type ProductLabelRow,
   type ProductRow,
   type ReleasedSignalRow,
-} from './queries/document';
+} from './edition-queries';
 
 /** The ingredients the category benchmarks report declared amounts of, and the unit each is reported in. */
 const BENCHMARK_INGREDIENTS = { ing_caffeine: 'mg', ing_beta_alanine: 'g' } as const;

@@ -1,7 +1,7 @@
 import { editionHash, periodPattern } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { computeEditionDocument } from '../edition-document';
-import { editionIdOf, periodEnd, utcToday } from '../period';
+import { computeEditionDocument } from './edition-document';
+import { editionIdOf, periodEnd, utcToday } from './period';
 
 /** A ledger curation step the Record refuses; nothing is written. */
 export class EditionRefused extends Error {

@@ -1,0 +1,15 @@
+/**
+ * Curation: how the Record changes. Readings become history states and price
+ * observations, candidates are opened and reviewed, Signals are released,
+ * corrected and withdrawn, ledger editions are opened and closed. One
+ * implementation, used by the operator CLI, the demo seed and the tests.
+ */
+export { CaptureBundle } from './bundle';
+export { importCaptures, type ImportResult } from './captures';
+export { openCandidate, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
+export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
+export { correctSignal, withdrawSignal } from './corrections';
+export { CurationRefused } from './errors';
+export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
+export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
+export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
