@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorDetails, answerEnvelopeOf, closedSchema, answerObjectFields, answerObjects, scopes, selfServiceScopes, type CapabilityName } from '@evidence-record/contract';
-import { call as callGateway } from '../support/client';
-import { issueKey, startStack, type RunningStack } from '../support/stack';
+import { call as callGateway } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 
 /**
  * The answer-object schemas (coverage, comparison, ledger, watch, error

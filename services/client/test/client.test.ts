@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes, selfServiceScopes } from '@evidence-record/contract';
-import { releaseSignalOn } from '../../../test/support/client';
-import { issueKey, startStack, type RunningStack } from '../../../test/support/stack';
+import { releaseSignalOn } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { EvidenceRecordClient, EvidenceRecordError, FilePollStore, pollSignals, type Signal } from '../src/index';
 
 /**

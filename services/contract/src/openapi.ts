@@ -57,6 +57,11 @@ const headerComponents = {
     schema: { type: 'integer', minimum: 0 },
     example: 17,
   },
+  'WWW-Authenticate': {
+    description: 'On every 401: the Bearer challenge (RFC 6750), with error="invalid_token" when a key was presented. It never says why the key failed.',
+    schema: { type: 'string' },
+    example: 'Bearer realm="evidence-record", error="invalid_token"',
+  },
   'Cache-Control': { description: 'Answers are never cached by shared caches; cache on your side keyed on record_version.', schema: { type: 'string', const: CACHE_CONTROL }, example: CACHE_CONTROL },
 } as const;
 type HeaderName = keyof typeof headerComponents;
@@ -187,7 +192,7 @@ function refusalResponses(cap: Capability) {
         description: list.map((c) => `\`${c}\`: ${errorCatalogue[c].message} ${errorCatalogue[c].action}`).join(' '),
         headers:
           status === 401
-            ? headerRefs(['X-Request-Id', 'Cache-Control'])
+            ? headerRefs(['X-Request-Id', 'Cache-Control', 'WWW-Authenticate'])
             : status === 429
               ? headerRefs(['X-Request-Id', 'Cache-Control', 'Retry-After', ...rateHeaders])
               : headerRefs(['X-Request-Id', 'Cache-Control', ...rateHeaders]),

@@ -40,6 +40,7 @@ describe('the OpenAPI document', () => {
         expect(names, `${cap.name} ${status}`).toEqual(expect.arrayContaining(['X-Request-Id', 'Cache-Control']));
         if (status !== '401') expect(names, `${cap.name} ${status}`).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']));
         expect(names.includes('Retry-After'), `${cap.name} ${status}`).toBe(status === '429');
+        expect(names.includes('WWW-Authenticate'), `${cap.name} ${status}`).toBe(status === '401');
       }
     }
     expect(resolveRef({ $ref: '#/components/headers/Cache-Control' }).schema.const).toBe('private, no-store, max-age=0, must-revalidate');
