@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes } from '@evidence-record/contract';
-import { issueKey, startStack, type RunningStack } from '../support/stack';
-import { call, releaseSignalOn } from '../support/client';
-import { waitFor } from '../support/wait';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { call, releaseSignalOn } from '@evidence-record/test-support/client';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * A correction keeps what was published, and tells the people who were

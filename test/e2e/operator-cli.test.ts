@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { freePort, startStack, waitReady, type RunningStack } from '../support/stack';
+import { freePort, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 
 /**
  * The operator CLI run exactly as the README shows it (`npm run -s admin --
@@ -15,7 +16,7 @@ import { freePort, startStack, waitReady, type RunningStack } from '../support/s
  */
 let stack: RunningStack;
 let runDir: string;
-let second: ChildProcess | null = null;
+let second: ServiceProcess | null = null;
 let secondUrl = '';
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -51,11 +52,7 @@ beforeAll(async () => {
   stack = await startStack('opcli', { services: ['record', 'gateway'] });
   // A second gateway replica over the same Redis prefix and database.
   const port = await freePort();
-  const lines: string[] = [];
-  second = spawn(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], { cwd: root, env: { ...stack.env, PORT: String(port), GATEWAY_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  second.stdout!.on('data', (b: Buffer) => lines.push(b.toString()));
-  second.stderr!.on('data', (b: Buffer) => lines.push(b.toString()));
-  await waitReady('gateway-2', port, second, lines);
+  second = await launchReady({ service: 'gateway', label: 'gateway-2', port, env: { ...stack.env } });
   secondUrl = `http://127.0.0.1:${port}`;
   // What `npm run up` writes: the variables the stack runs with.
   runDir = await mkdtemp(join(tmpdir(), 'er-run-'));
@@ -64,11 +61,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (second && second.exitCode === null) {
-    const exited = new Promise((r) => second!.once('exit', r));
-    second.kill('SIGTERM');
-    await exited;
-  }
+  await second?.stop();
   await stack?.stop();
   if (runDir) await rm(runDir, { recursive: true, force: true });
 });

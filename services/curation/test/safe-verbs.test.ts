@@ -11,8 +11,8 @@ import {
   showCandidate,
   withdrawSignal,
 } from '@evidence-record/curation';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '../../signals/test/support/fixtures';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 
 /**
  * The rules that keep wrong data out of the Record, one refusal each, against
