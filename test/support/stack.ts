@@ -81,6 +81,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     NATS_URL: opts.natsUrl ?? NATS_URL,
     NATS_PREFIX: natsPrefix,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
+    UNSUBSCRIBE_SIGNING_KEY: randomBytes(32).toString('hex'),
     SMTP_URL: smtp.url,
     MAIL_FROM: 'Evidence Record <alerts@evidence-record.test>',
     PUBLIC_BASE_URL: url('gateway'),

@@ -5,6 +5,7 @@ import * as listWatchedProductsCap from './capabilities/list_watched_products';
 import * as unwatchProductCap from './capabilities/unwatch_product';
 import * as watchProductCap from './capabilities/watch_product';
 import type { WatchDeps } from './deps';
+import { mountUnsubscribe } from './unsubscribe';
 
 /**
  * The watch service's HTTP app: the four watch capabilities plus health,
@@ -18,6 +19,7 @@ export function createWatchApp(deps: WatchDeps): express.Express {
   mountCapability(app, opts, getWatchReceiptCap.capability, getWatchReceiptCap.getWatchReceipt(deps));
   mountCapability(app, opts, watchProductCap.capability, watchProductCap.watchProduct(deps));
   mountCapability(app, opts, unwatchProductCap.capability, unwatchProductCap.unwatchProduct(deps));
+  mountUnsubscribe(app, opts, deps);
   finishServiceApp(app, opts);
   return app;
 }
