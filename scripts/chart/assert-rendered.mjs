@@ -30,17 +30,17 @@ import { parseAllDocuments, parse } from 'yaml';
 const chartDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../charts/evidence-record');
 
 const SERVICES = {
-  gateway: { port: 8080, env: ['PORT', 'GATEWAY_PORT', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'PUBLIC_BASE_URL', 'RECORD_URL', 'SIGNALS_URL', 'LEDGER_URL', 'WATCH_URL', 'MCP_URL'] },
+  gateway: { port: 8080, env: ['PORT', 'GATEWAY_PORT', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'PUBLIC_BASE_URL', 'UNSUBSCRIBE_SIGNING_KEY', 'RECORD_URL', 'SIGNALS_URL', 'LEDGER_URL', 'WATCH_URL', 'MCP_URL'] },
   record: { port: 8101, env: ['PORT', 'DATABASE_URL'] },
   signals: { port: 8102, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'CURSOR_SECRET', 'PUBLIC_BASE_URL'] },
   ledger: { port: 8103, env: ['PORT', 'DATABASE_URL'] },
   watch: { port: 8104, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'] },
   mcp: { port: 8105, env: ['PORT', 'GATEWAY_URL', 'MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'], forbidden: ['DATABASE_URL'] },
-  'email-worker': { port: 8106, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'SMTP_URL', 'MAIL_FROM', 'PUBLIC_BASE_URL'] },
+  'email-worker': { port: 8106, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'SMTP_URL', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'UNSUBSCRIBE_SIGNING_KEY'] },
 };
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 const BACKEND_CALLERS = { record: ['gateway'], signals: ['gateway'], ledger: ['gateway'], watch: ['gateway'], mcp: ['gateway'], gateway: ['mcp'] };
@@ -191,10 +191,17 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor secret may be rendered.
-  const secrets = all('Secret');
-  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
-  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+  // Secrets: only the generated cursor and unsubscribe-key secrets may be rendered, each unless an existing one is named.
+  const secrets = all('Secret').map((x) => x.metadata.name).sort();
+  const expectedSecrets = [
+    ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
+  ].sort();
+  check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
+  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
+  const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
+  const previousTo = Object.keys(SERVICES).filter((name) => envOf(name).some((e) => e.name === 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS'));
+  check(JSON.stringify(previousTo) === JSON.stringify(values.unsubscribeSigningKey?.previousKey ? ['gateway'] : []), `UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: on ${previousTo.join(', ') || 'nothing'}`);
 
   checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
 

@@ -82,7 +82,7 @@ Image reference. Takes dict "root" $ "override" <image values or empty dict>.
 {{/*
 What each service is wired to. These are facts about the code, not settings,
 so they live here rather than in values.yaml.
-  database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  database/redis/nats/smtp/cursor/unsubscribe: which env vars (and egress) it needs
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
   calls: components it connects to (egress)
@@ -92,6 +92,7 @@ so they live here rather than in values.yaml.
 gateway:
   database: true
   redis: true
+  unsubscribe: verify
   publicBaseUrl: true
   public: true
   callers: [mcp]
@@ -120,6 +121,7 @@ email-worker:
   database: true
   nats: true
   smtp: true
+  unsubscribe: sign
   publicBaseUrl: true
 {{- end -}}
 
@@ -170,6 +172,11 @@ email-worker:
 {{/* Name of the Secret holding CURSOR_SECRET. */}}
 {{- define "er.cursorSecretName" -}}
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
+{{- end -}}
+
+{{/* Name of the Secret holding the unsubscribe signing key. */}}
+{{- define "er.unsubscribeSecretName" -}}
+{{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
 {{- end -}}
 
 {{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
@@ -280,6 +287,20 @@ email-worker:
     secretKeyRef:
       name: {{ include "er.cursorSecretName" $root | quote }}
       key: {{ $v.cursorSecret.key | quote }}
+{{- end }}
+{{- if $w.unsubscribe }}
+- name: UNSUBSCRIBE_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.key | quote }}
+{{- if and (eq $w.unsubscribe "verify") $v.unsubscribeSigningKey.previousKey }}
+- name: UNSUBSCRIBE_SIGNING_KEY_PREVIOUS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.previousKey | quote }}
+{{- end }}
 {{- end }}
 {{- if $w.smtp }}
 - name: SMTP_URL
