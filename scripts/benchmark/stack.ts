@@ -75,6 +75,8 @@ export class BenchStack {
       NATS_URL: opts.natsUrl,
       NATS_PREFIX: opts.natsPrefix,
       CURSOR_SECRET: randomBytes(32).toString('hex'),
+      // Production requires it of the gateway and the email worker (alert emails' unsubscribe links).
+      UNSUBSCRIBE_SIGNING_KEY: randomBytes(32).toString('hex'),
       SMTP_URL: opts.smtpUrl,
       MAIL_FROM: 'Evidence Record <alerts@evidence-record.bench>',
       PUBLIC_BASE_URL: url('gateway'),
