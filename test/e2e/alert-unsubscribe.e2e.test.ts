@@ -137,6 +137,10 @@ describe('unsubscribing in a browser', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const aliceAddress = await emailOf(alice.accountId!);
     expect(stack.smtp.messages.filter((m) => m.raw.includes(signalId) && m.to.includes(aliceAddress))).toEqual([]);
+    // Not merely undelivered: the fan-out made no alert for an account that no longer watches.
+    const { rows } = await pool.query('SELECT account_id FROM alerts WHERE signal_id = $1', [signalId]);
+    expect(rows.map((r) => r.account_id)).toContain(bob.accountId);
+    expect(rows.map((r) => r.account_id)).not.toContain(alice.accountId);
   }, 120_000);
 
   it('never writes the token to a log line', () => {
