@@ -3,10 +3,10 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Browser } from 'playwright-core';
 import { mintUnsubscribeToken, scopes, unsubscribeUrl } from '@evidence-record/contract';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { launchBrowser } from '../support/browser';
-import { call as callGateway, releaseSignalOn } from '../support/client';
-import { issueKey, startStack, type RunningStack } from '../support/stack';
-import { waitFor } from '../support/wait';
+import { launchBrowser } from '@evidence-record/test-support/browser';
+import { call as callGateway, releaseSignalOn } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * An alert email as its reader gets it: read from the stack's SMTP server and

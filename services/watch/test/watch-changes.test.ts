@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headers } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch, releaseSignal, type ProductFixture } from './support/fixtures';
-import { startWatchHarness, type WatchHarness } from './support/harness';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch, releaseSignal, type ProductFixture } from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 
 /**
  * Every watchlist change is recorded with who made it and through which
