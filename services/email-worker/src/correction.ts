@@ -75,5 +75,6 @@ ${lines.map(([k, v]) => `<tr><th align="left">${e(k)}</th><td>${k === 'Signal' ?
     text,
     html,
     messageId: messageIdFor(n.alert_id, opts.mailFrom),
+    headers: {},
   };
 }
