@@ -19,6 +19,7 @@ WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
 COPY services/client/package.json services/client/
+COPY services/console/package.json services/console/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
 COPY services/email-worker/package.json services/email-worker/
@@ -70,7 +71,7 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
 # ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
-EXPOSE 8101 8102 8103 8104 8106 8080 8105
+EXPOSE 8101 8102 8103 8104 8106 8080 8107 8105
 # ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

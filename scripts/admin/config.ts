@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join } from 'node:path';
 import { parseEnv } from 'node:util';
 
 /**
@@ -26,7 +25,8 @@ export const stackDefaults: Readonly<Record<string, string>> = {
 /** The variables the CLI acts with; `config show` prints them (passwords masked). */
 export const cliVariables = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'] as const;
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+// `npm run -s admin` runs in the repository root, like `npm run up`, which wrote the file there.
+const repoRoot = process.cwd();
 
 /** Where `npm run up` writes the stack's configuration (ER_RUN_DIR is up.sh's variable). */
 export function stackEnvPath(env: NodeJS.ProcessEnv, root = repoRoot): string {

@@ -16,6 +16,7 @@ const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
   watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
   mcp: {},
   'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
+  console: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
 };
 
 const SECRET = 'hunter2-do-not-print';
@@ -36,6 +37,7 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
   ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['console', 'CONSOLE_SESSION_SECRET too short', { CONSOLE_SESSION_SECRET: SECRET }, 'CONSOLE_SESSION_SECRET: at least 32 characters'],
   ['gateway', 'UNSUBSCRIBE_SIGNING_KEY too short', { UNSUBSCRIBE_SIGNING_KEY: SECRET }, 'UNSUBSCRIBE_SIGNING_KEY: at least 32 characters'],
 ];
 

@@ -64,6 +64,13 @@ gateway:
     - ledger
     - watch
     - mcp
+console:
+  http: true
+  port: 8107
+  database: true
+  redis: true
+  nats: true
+  publicBaseUrl: true
 mcp:
   http: true
   port: 8105

@@ -11,6 +11,7 @@ import { key } from './key';
 import { plan } from './plan';
 import { state } from './state';
 import { config } from './config';
+import { operator } from './operator';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -26,4 +27,5 @@ export const nouns: Noun[] = [
   account,
   key,
   plan,
+  operator,
 ];

@@ -296,6 +296,8 @@ export interface RunningService {
 
 export interface StartServiceOptions {
   port: number;
+  /** Address to listen on; every interface by default (the review console listens on loopback locally). */
+  host?: string;
   log: Logger;
   /** The whole shutdown's budget (SHUTDOWN_GRACE_MS): past it, open requests are cut and the process moves on. */
   graceMs: number;
@@ -319,7 +321,7 @@ const CLOSE_MARGIN_MS = 5_000;
  */
 export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, '0.0.0.0', () => resolve(s));
+    const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;

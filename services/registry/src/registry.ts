@@ -56,6 +56,15 @@ export const registrySource = {
       startsAfter: ['record', 'signals', 'ledger', 'watch', 'email-worker'],
     },
     {
+      // The review console for curators: never public (no Ingress). Its pod carries the stack's configuration,
+      // so `kubectl exec deploy/<release>-console -- node dist/admin.mjs …` acts on the running stack.
+      name: 'console',
+      entry: 'services/console/src/main.ts',
+      http: true,
+      port: 8107,
+      needs: { database: true, redis: true, nats: true, publicBaseUrl: true },
+    },
+    {
       name: 'mcp',
       entry: 'services/mcp/src/main.ts',
       http: true,

@@ -1,0 +1,2 @@
+export { createConsoleApp, type ConsoleOptions } from './app';
+export { addOperator, verifyCredential, recordAction, type Operator } from './operators';

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import pg from 'pg';
+import { scopes } from '@evidence-record/contract';
+import { launchBrowser } from '@evidence-record/test-support/browser';
+import { call } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
+
+/**
+ * The review console in a real browser (Debian's Chromium through
+ * playwright-core), against the whole stack as processes: sign in with a
+ * credential from `admin operator add`, review and approve a candidate,
+ * release it, correct it; then the public API shows the correction beside
+ * the released text and the SMTP sink holds the alert and one correction
+ * email. CONSOLE_SCREENSHOTS=1 rewrites the screenshots in docs/curation/.
+ */
+let stack: RunningStack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let consoleUrl = '';
+let credential = '';
+let candidateId = 0;
+let productId = '';
+let watcher: { key: string; email: string };
+const shots = process.env.CONSOLE_SCREENSHOTS === '1';
+const shotDir = new URL('../../docs/curation/', import.meta.url).pathname;
+
+async function shot(name: string): Promise<void> {
+  if (!shots) return;
+  await mkdir(shotDir, { recursive: true });
+  await page.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
+}
+
+const readable = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+beforeAll(async () => {
+  stack = await startStack('console', { services: ['record', 'signals', 'watch', 'email-worker', 'gateway', 'console'] });
+  consoleUrl = `http://127.0.0.1:${stack.ports.console}`;
+  credential = String((await stack.admin('operator', 'add', '--name', 'Dana Reviewer')).credential);
+
+  // A customer who watches the product, so the release becomes an alert email.
+  const k = await issueKey(stack, { plan: 'pro', scopes: [...scopes], account: true, name: 'console watcher' });
+  const email = ((await stack.admin('org', 'show', k.orgId)).accounts as Array<{ email: string }>)[0]!.email;
+  watcher = { key: k.key, email };
+  productId = (await call(stack, k.key, 'POST', '/api/v1/products/resolve', { identifier: 'IV Surge' })).body!.product.product_id as string;
+  expect((await call(stack, k.key, 'POST', '/api/v1/watch', { product_id: productId })).status).toBe(200);
+
+  // A new label reading and a candidate against the newest comparable state, as the CLI (or the monitor) opens it.
+  const states = (await stack.admin('state', 'list', '--product', productId)).states as Array<{ state_id: string; classification: string; last_read: string }>;
+  const before = states.filter((s) => s.classification === 'comparable').at(-1)!;
+  const file = join(tmpdir(), `console-bundle-${randomBytes(4).toString('hex')}.json`);
+  await writeFile(
+    file,
+    JSON.stringify({
+      captures: [
+        {
+          product_id: productId,
+          source: { kind: 'manufacturer', url: 'https://ironvale.example/products/surge', retailer: null },
+          observed_at: new Date().toISOString().slice(0, 10),
+          preserved: { path: `captures/console/${randomBytes(4).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
+          label: {
+            classification: 'comparable',
+            serving: { size: 12, unit: 'g', servings_per_container: 30, description: '1 scoop (12 g)' },
+            blends: [],
+            ingredients: [
+              { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 325, unit: 'mg' },
+              { declared_name: 'Beta-Alanine', ingredient_id: 'ing_beta_alanine', amount: 3.2, unit: 'g' },
+            ],
+          },
+          prices: [],
+        },
+      ],
+    }),
+  );
+  const imported = await stack.admin('capture', 'import', '--file', file);
+  const opened = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before.state_id, '--after', (imported.states_created as string[])[0]!, '--summary', 'Caffeine Anhydrous per serving changed to 325 mg.');
+  candidateId = Number(opened.candidate_id);
+
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+}, 240_000);
+
+afterAll(async () => {
+  await context?.close().catch(() => undefined);
+  await browser?.close().catch(() => undefined);
+  await stack?.stop();
+});
+
+describe('the review console in a browser', () => {
+  it('refuses a wrong credential, signs in with the right one, and sets a strict session cookie', async () => {
+    await page.goto(`${consoleUrl}/`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await shot('01-sign-in');
+    await page.fill('input[name=credential]', 'erop_op_000000000000_wrong');
+    await page.click('button[type=submit]');
+    await expect(page.locator('.flash.err').textContent()).resolves.toMatch(/not valid/);
+    await page.fill('input[name=credential]', credential);
+    await page.click('button[type=submit]');
+    await expect(page.locator('.who').textContent()).resolves.toMatch(/Dana Reviewer/);
+    const cookie = (await context.cookies(consoleUrl)).find((c) => c.name === 'er_console')!;
+    expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });
+  }, 60_000);
+
+  it('shows the queue and the candidate: both sides side by side with the difference highlighted, and the evidence', async () => {
+    const row = page.locator(`a[href="/candidates/${candidateId}"]`);
+    await expect(row.count()).resolves.toBe(1);
+    await expect(page.locator('table').textContent()).resolves.toMatch(/Ironvale Surge/);
+    await shot('02-queue');
+    await row.click();
+    await expect(page.locator('h1').textContent()).resolves.toBe(`Candidate #${candidateId}`);
+    const added = (await page.locator('[data-diff=added]').allTextContents()).join('\n');
+    expect(added, added).toMatch(/Caffeine Anhydrous: 325(\.0+)? mg/);
+    await expect(page.locator('[data-diff=removed]').count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator('body').textContent()).resolves.toMatch(/Derived window/);
+    await expect(page.locator('table').last().textContent()).resolves.toMatch(/captures\/console\//);
+    await shot('03-candidate');
+  }, 60_000);
+
+  it('refuses a form without its CSRF token', async () => {
+    const res = await page.request.post(`${consoleUrl}/candidates/${candidateId}/approve`, { form: { note: 'forged' } });
+    expect(res.status()).toBe(403);
+    const c = new pg.Client({ connectionString: stack.db.url });
+    await c.connect();
+    try {
+      expect((await c.query('SELECT status FROM candidates WHERE candidate_id = $1', [candidateId])).rows[0].status).toBe('open');
+    } finally {
+      await c.end();
+    }
+  }, 30_000);
+
+  it('approves with a note, releases the chosen Signal, and corrects it; each action recorded with the operator name', async () => {
+    await page.fill('form[action$="/approve"] textarea[name=note]', 'Both labels read line by line; the caffeine line changed.');
+    await page.click('form[action$="/approve"] button');
+    expect(new URL(page.url()).pathname).toBe('/release');
+    const flash = (await page.locator('.flash.ok').textContent())!;
+    const signalId = /Signal (sig_[0-9a-z]{12})/.exec(flash)![1]!;
+    await expect(page.locator('table').textContent()).resolves.toContain(watcher.email);
+    await page.check(`#pick-${signalId}`);
+    await shot('04-release');
+    await page.click('form[action="/release"] button[type=submit]');
+    await expect(page.locator('.flash.ok').textContent()).resolves.toMatch(new RegExp(`Released ${signalId}`));
+    await waitFor('the release alert email', () => stack.smtp.messages.some((m) => m.to.includes(watcher.email) && readable(m.raw).includes(signalId)), 30_000, 100);
+
+    await page.goto(`${consoleUrl}/signals/${signalId}`);
+    await page.fill('form[action$="/correct"] textarea[name=note]', 'The caffeine amount was re-read from the label: 320 mg.');
+    await page.fill('form[action$="/correct"] input[name=summary]', 'Caffeine Anhydrous per serving changed to 320 mg.');
+    await page.click('form[action$="/correct"] button');
+    await expect(page.locator('.flash.ok').textContent()).resolves.toMatch(/1 correction email/);
+    await shot('05-corrected');
+
+    // The public API: same id, address and release date; the released text beside the corrected one.
+    const explained = (await call(stack, watcher.key, 'GET', `/api/v1/signals/${signalId}`)).body!.signals[0] as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(explained.status).toBe('corrected');
+    expect(explained.summary).toBe('Caffeine Anhydrous per serving changed to 320 mg.');
+    expect(explained.review.released_at).toBe(new Date().toISOString().slice(0, 10));
+    expect(explained.corrections).toEqual([expect.objectContaining({ kind: 'correction', summary_before: 'Caffeine Anhydrous per serving changed to 325 mg.', summary_after: 'Caffeine Anhydrous per serving changed to 320 mg.' })]);
+    // The SMTP sink: one correction email to the account that was alerted.
+    await waitFor('the correction email', () => stack.smtp.messages.some((m) => m.to.includes(watcher.email) && (m.subject ?? '').startsWith('Corrected:')), 30_000, 100);
+    expect(stack.smtp.messages.filter((m) => m.to.includes(watcher.email) && (m.subject ?? '').startsWith('Corrected:'))).toHaveLength(1);
+
+    const c = new pg.Client({ connectionString: stack.db.url });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ action: string; operator_name: string; outcome: string }>('SELECT action, operator_name, outcome FROM console_actions ORDER BY action_id');
+      expect(rows).toEqual([
+        { action: 'candidate approve', operator_name: 'Dana Reviewer', outcome: 'done' },
+        { action: 'signal release', operator_name: 'Dana Reviewer', outcome: 'done' },
+        { action: 'signal correct', operator_name: 'Dana Reviewer', outcome: 'done' },
+      ]);
+      const review = await c.query('SELECT reviewer FROM candidates WHERE candidate_id = $1', [candidateId]);
+      expect(review.rows[0].reviewer).toBe('Dana Reviewer');
+    } finally {
+      await c.end();
+    }
+  }, 120_000);
+
+  it('shows editions and source health', async () => {
+    await page.goto(`${consoleUrl}/editions`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Ledger editions');
+    await page.goto(`${consoleUrl}/sources`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Source health');
+    await shot('06-sources');
+  }, 30_000);
+});
