@@ -69,7 +69,7 @@ beforeAll(async () => {
             serving: { size: 12, unit: 'g', servings_per_container: 30, description: '1 scoop (12 g)' },
             blends: [],
             ingredients: [
-              { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 325, unit: 'mg' },
+              { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 337, unit: 'mg' },
               { declared_name: 'Beta-Alanine', ingredient_id: 'ing_beta_alanine', amount: 3.2, unit: 'g' },
             ],
           },
@@ -79,7 +79,7 @@ beforeAll(async () => {
     }),
   );
   const imported = await stack.admin('capture', 'import', '--file', file);
-  const opened = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before.state_id, '--after', (imported.states_created as string[])[0]!, '--summary', 'Caffeine Anhydrous per serving changed to 325 mg.');
+  const opened = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before.state_id, '--after', (imported.states_created as string[])[0]!, '--summary', 'Caffeine Anhydrous per serving changed to 337 mg.');
   candidateId = Number(opened.candidate_id);
 
   browser = await launchBrowser();
@@ -100,7 +100,9 @@ describe('the review console in a browser', () => {
     await shot('01-sign-in');
     await page.fill('input[name=credential]', 'erop_op_000000000000_wrong');
     await page.click('button[type=submit]');
-    await expect(page.locator('.flash.err').textContent()).resolves.toMatch(/not valid/);
+    await page.waitForLoadState();
+    const body = await page.content();
+    expect(body, `${page.url()}\n${body.slice(-800)}\n${(stack.logs.get('console') ?? []).slice(-20).join('\n')}`).toContain('not valid');
     await page.fill('input[name=credential]', credential);
     await page.click('button[type=submit]');
     await expect(page.locator('.who').textContent()).resolves.toMatch(/Dana Reviewer/);
@@ -109,14 +111,16 @@ describe('the review console in a browser', () => {
   }, 60_000);
 
   it('shows the queue and the candidate: both sides side by side with the difference highlighted, and the evidence', async () => {
+    await page.goto(`${consoleUrl}/`);
     const row = page.locator(`a[href="/candidates/${candidateId}"]`);
-    await expect(row.count()).resolves.toBe(1);
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
     await expect(page.locator('table').textContent()).resolves.toMatch(/Ironvale Surge/);
     await shot('02-queue');
     await row.click();
     await expect(page.locator('h1').textContent()).resolves.toBe(`Candidate #${candidateId}`);
     const added = (await page.locator('[data-diff=added]').allTextContents()).join('\n');
-    expect(added, added).toMatch(/Caffeine Anhydrous: 325(\.0+)? mg/);
+    expect(added, added).toMatch(/Caffeine Anhydrous: 337(\.0+)? mg/);
     await expect(page.locator('[data-diff=removed]').count()).resolves.toBeGreaterThan(0);
     await expect(page.locator('body').textContent()).resolves.toMatch(/Derived window/);
     await expect(page.locator('table').last().textContent()).resolves.toMatch(/captures\/console\//);
@@ -138,7 +142,7 @@ describe('the review console in a browser', () => {
   it('approves with a note, releases the chosen Signal, and corrects it; each action recorded with the operator name', async () => {
     await page.fill('form[action$="/approve"] textarea[name=note]', 'Both labels read line by line; the caffeine line changed.');
     await page.click('form[action$="/approve"] button');
-    expect(new URL(page.url()).pathname).toBe('/release');
+    await page.waitForURL(`${consoleUrl}/release`);
     const flash = (await page.locator('.flash.ok').textContent())!;
     const signalId = /Signal (sig_[0-9a-z]{12})/.exec(flash)![1]!;
     await expect(page.locator('table').textContent()).resolves.toContain(watcher.email);
@@ -160,7 +164,7 @@ describe('the review console in a browser', () => {
     expect(explained.status).toBe('corrected');
     expect(explained.summary).toBe('Caffeine Anhydrous per serving changed to 320 mg.');
     expect(explained.review.released_at).toBe(new Date().toISOString().slice(0, 10));
-    expect(explained.corrections).toEqual([expect.objectContaining({ kind: 'correction', summary_before: 'Caffeine Anhydrous per serving changed to 325 mg.', summary_after: 'Caffeine Anhydrous per serving changed to 320 mg.' })]);
+    expect(explained.corrections).toEqual([expect.objectContaining({ kind: 'correction', summary_before: 'Caffeine Anhydrous per serving changed to 337 mg.', summary_after: 'Caffeine Anhydrous per serving changed to 320 mg.' })]);
     // The SMTP sink: one correction email to the account that was alerted.
     await waitFor('the correction email', () => stack.smtp.messages.some((m) => m.to.includes(watcher.email) && (m.subject ?? '').startsWith('Corrected:')), 30_000, 100);
     expect(stack.smtp.messages.filter((m) => m.to.includes(watcher.email) && (m.subject ?? '').startsWith('Corrected:'))).toHaveLength(1);
