@@ -20,6 +20,9 @@ import { proportion } from '../proportion';
 
 const capability = capabilities.get_category_snapshot;
 
+/** Year 0001: Postgres has no year 0000, and the request schemas refuse it. */
+const FIRST_CALENDAR_DATE = '0001-01-01';
+
 const SIGNAL_COHORT = 'released Signals in window';
 const PRODUCT_COHORT = 'covered products (not retired)';
 const SOURCE_COHORT = 'sources of covered products';
@@ -31,7 +34,9 @@ const SOURCE_COHORT = 'sources of covered products';
  */
 export function resolveWindow(query: { from?: string; to?: string }, today: string): { from: string; to: string } {
   const to = query.to ?? today;
-  const from = query.from ?? addDays(to, -(DEFAULT_SNAPSHOT_WINDOW_DAYS - 1));
+  // A default window reaching back past the first calendar day the Record can hold starts on it.
+  const defaultFrom = addDays(to, -(DEFAULT_SNAPSHOT_WINDOW_DAYS - 1));
+  const from = query.from ?? (defaultFrom < FIRST_CALENDAR_DATE ? FIRST_CALENDAR_DATE : defaultFrom);
   const problem = (p: string) =>
     new Refusal('invalid_request', { details: { location: 'query', field: query.from ? 'from' : 'to', issues: [{ field: query.from ? 'from' : 'to', problem: p }] } });
   if (from > to) throw problem(`from (${from}) is after to (${to})`);
@@ -55,7 +60,8 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const filters = { since: addDays(window.from, -1), until: window.to, category: SUPPORTED_CATEGORY };
+      // `from` is inclusive in the query itself: the day before 0001-01-01 is a date Postgres cannot hold.
+      const filters = { from: window.from, until: window.to, category: SUPPORTED_CATEGORY };
       const rows = await releasedSignalsPage(client, filters, cursor ? { released_on: cursor.r, signal_id: cursor.s } : null, limit);
       const page = rows.slice(0, limit);
       const last = page.at(-1);

@@ -42,6 +42,8 @@ export async function findReleasedSignal(client: PoolClient, signalId: string): 
 }
 
 export interface FeedFilters {
+  /** Inclusive: released_on >= from (the category snapshot's window; no date arithmetic, so 0001-01-01 works). */
+  from?: string;
   /** Exclusive: released_on > since. */
   since?: string;
   /** Inclusive: released_on <= until. */
@@ -78,6 +80,7 @@ export async function releasedSignalsPage(
     shape += value === undefined ? '0' : '1';
     if (value !== undefined) conditions.push(condition(add(value)));
   };
+  filter(filters.from, (p) => `s.released_on >= ${p}::date`);
   filter(filters.since, (p) => `s.released_on > ${p}::date`);
   filter(filters.until, (p) => `s.released_on <= ${p}::date`);
   filter(filters.product_id, (p) => `s.product_id = ${p}::text`);
