@@ -8,7 +8,7 @@ import { readBody, sendBytes } from './http/io';
 import { UpstreamError } from './http/upstream';
 import { validateRequest } from './http/validate';
 import { secondsToNextUtcMidnight, utcDay } from './keyspace';
-import { checkRateWindows, rateLimitHeaders } from './limits/rate-windows';
+import { checkRateWindows, peekRateLimitHeaders, rateLimitHeaders } from './limits/rate-windows';
 import { budgetLimit, settleAnswer } from './limits/settle';
 import { observe } from './scoring/observe';
 
@@ -153,8 +153,7 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
  */
 async function refuseAfterPeek(gw: GatewayContext, checked: Checked, ex: Exchange, key: KeyRecord, code: Parameters<typeof refuse>[2], details?: Record<string, unknown>): Promise<void> {
   ex.req.resume();
-  const peek = await checkRateWindows(checked.redis, gw.config.redisPrefix, key.keyId, key.plan, false);
-  ex.addHeaders(rateLimitHeaders(peek));
+  ex.addHeaders(await peekRateLimitHeaders(checked.redis, gw.config.redisPrefix, key.keyId, key.plan));
   refuse(gw, ex, code, details ? { details } : {});
 }
 

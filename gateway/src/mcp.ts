@@ -4,6 +4,7 @@ import { authenticate, presentedKey } from './access/admission';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { readBody, securityHeaders } from './http/io';
 import { UpstreamError } from './http/upstream';
+import { peekRateLimitHeaders } from './limits/rate-windows';
 
 /** Upstream MCP response headers that may reach the client (never any Access-Control-*). */
 const PASSED_RESPONSE_HEADERS = ['content-type', 'allow', 'mcp-protocol-version', 'www-authenticate', 'retry-after'];
@@ -16,20 +17,24 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'allow', 'mcp-protocol-version'
  * without a valid, unsuspended key, so no tool ever runs for a bad key.
  */
 export async function serveMcp(gw: GatewayContext, ex: Exchange): Promise<void> {
-  let stage: 'keys' | 'request' = 'keys';
+  let stage: 'keys' | 'windows' | 'request' = 'keys';
   try {
     if (gw.checked) {
       const auth = await authenticate(presentedKey(ex.req.headers), gw.checked.keys, gw.clock());
-      if (!auth.ok) {
+      if (!auth.ok && auth.code === 'invalid_credentials') {
         ex.req.resume();
-        if (auth.code === 'key_suspended') {
-          ex.keyId = auth.key.keyId;
-          ex.orgId = auth.key.orgId;
-        }
         return refuse(gw, ex, auth.code);
       }
       ex.keyId = auth.key.keyId;
       ex.orgId = auth.key.orgId;
+      // Protocol requests count against no window (each tool call is counted on its REST route);
+      // the key's windows are reported, read without counting (decision 0310).
+      stage = 'windows';
+      ex.addHeaders(await peekRateLimitHeaders(gw.checked.redis, gw.config.redisPrefix, auth.key.keyId, auth.key.plan));
+      if (!auth.ok) {
+        ex.req.resume();
+        return refuse(gw, ex, auth.code);
+      }
       const origin = ex.req.headers[h.serviceOrigin];
       if (origin !== undefined && origin !== 'api' && origin !== 'mcp') {
         ex.req.resume();
@@ -76,7 +81,7 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange): Promise<void> 
     ex.res.setHeader('Content-Length', answer.body.length);
     ex.res.end(answer.body);
   } catch (err) {
-    gw.metrics.base.dependencyErrors.inc({ dependency: stage === 'keys' ? 'postgres' : 'gateway' });
+    gw.metrics.base.dependencyErrors.inc({ dependency: stage === 'keys' ? 'postgres' : stage === 'windows' ? 'redis' : 'gateway' });
     gw.log.error({ request_id: ex.requestId, capability: 'mcp', stage, err: err instanceof Error ? err.message : String(err) }, 'request failed');
     refuse(gw, ex, 'internal_error');
   } finally {
