@@ -85,7 +85,7 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
       return refuse(gw, ex, 'internal_error');
     }
 
-    const observation = observe(capability, valid.input, answer.status, inspection.errorCode);
+    const observation = observe(capability, valid.input, answer.status, inspection.errorCode, inspection.answerStatus);
     const charges = answer.status === 200 && capability.cost !== 'nothing' && inspection.entities.length > 0;
     if (charges || observation) {
       stage = 'settle';
