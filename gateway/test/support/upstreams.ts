@@ -69,7 +69,8 @@ function handlerFor(cap: Capability, seenById: Map<string, SeenRequest>): Capabi
         entities = input.body.ingredient_ids ?? [];
         break;
       case 'list_signal_changes': {
-        const limit = input.query.limit ?? 10;
+        // A page the gateway capped to the budget stops short, as the real feed does.
+        const limit = Math.min(input.query.limit ?? 10, ctx.pageCap ?? Infinity);
         const offset = input.query.cursor ? Number(Buffer.from(input.query.cursor, 'base64url').toString()) : 0;
         const matching = feedSignals.filter((s) => (!input.query.since || s.releasedOn >= input.query.since) && (!input.query.until || s.releasedOn <= input.query.until));
         const page = matching.slice(offset, offset + limit);

@@ -27,6 +27,11 @@ export interface CallerContext {
   planId: string | null;
   watchLimit: number | null;
   origin: string | null;
+  /**
+   * Set by the gateway when a full page would cross the organisation's daily
+   * budget: the most Signals this page may name (docs/decisions/0312-partial-pages-within-the-budget.md).
+   */
+  pageCap: number | null;
   /** The trace this request belongs to (continued from the gateway's traceparent). */
   trace: TraceSpan;
   /** Carries request_id, trace_id and key_id on every line. */
@@ -84,6 +89,7 @@ export function callerContext(req: Request, log: Logger, spanName = 'request'): 
   const requestId = incoming && requestIdPattern.test(incoming) ? incoming : newRequestId();
   const watchLimit = header(req, headers.watchLimit);
   const keyId = header(req, headers.keyId);
+  const pageCap = header(req, headers.pageCap);
   const trace = startSpan(spanName, { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } });
   return {
     requestId,
@@ -93,6 +99,7 @@ export function callerContext(req: Request, log: Logger, spanName = 'request'): 
     planId: header(req, headers.planId),
     watchLimit: watchLimit === null ? null : Number(watchLimit),
     origin: header(req, headers.serviceOrigin),
+    pageCap: pageCap !== null && /^[1-9]\d{0,3}$/.test(pageCap) ? Number(pageCap) : null,
     trace,
     log: log.child(keyId ? { request_id: requestId, trace_id: trace.traceId, key_id: keyId } : { request_id: requestId, trace_id: trace.traceId }),
   };

@@ -13,6 +13,7 @@ import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform'
 import type { SignalsDeps } from '../deps';
 import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
+import { budgetCutLimitation, pageSize } from '../budget-cut';
 import { correctionsOf, releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
 import { presentSignal } from '../present';
@@ -57,7 +58,8 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
     const cursor = query.cursor ? readCursor(cursorContext, query.cursor) : null;
     // Later pages read the window the first page resolved, even if the default window has moved since.
     const window = cursor?.w ? { from: cursor.w[0], to: cursor.w[1] } : resolveWindow(query, utcDate(deps.clock()));
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const asked = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = pageSize(asked, ctx.pageCap);
 
     return withSnapshot(deps.pool, async (client, record) => {
       // `from` is inclusive in the query itself: the day before 0001-01-01 is a date Postgres cannot hold.
@@ -69,6 +71,7 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
         rows.length > limit && last
           ? issueCursor(cursorContext, { released_on: last.released_on, signal_id: last.signal_id }, [window.from, window.to])
           : null;
+      const cutByBudget = limit < asked && nextCursor !== null;
       const corrections = await correctionsOf(client, page.map((r) => r.signal_id));
       const signals = page.map((r) => presentSignal(r, corrections.get(r.signal_id) ?? [], deps.publicBaseUrl));
 
@@ -81,6 +84,7 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
       const dimensions = [...new Set([...signalDimensions, ...counts.by_dimension.map((d) => d.dimension)])];
 
       const limitations = [
+        ...(cutByBudget ? [budgetCutLimitation(signals.length, asked)] : []),
         'Counts are of released Signals by release date within the window, not by the date the change happened.',
         'Coverage counts describe the covered set as of this record version, not as of the window.',
         ...(unreadable > 0
@@ -90,7 +94,7 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
       const answer = buildAnswer({
         request_id: ctx.requestId,
         capability: capability.name,
-        status: 'supported',
+        status: cutByBudget ? 'partial' : 'supported',
         summary: `A snapshot of ${released} released Signal${released === 1 ? '' : 's'} in the ${SUPPORTED_CATEGORY} category from ${window.from} to ${window.to}, with coverage state.`,
         signals,
         next_cursor: nextCursor,
