@@ -5,11 +5,9 @@ import {
   Refusal,
   SUPPORTED_CATEGORY,
   buildAnswer,
-  capabilities,
   signalDimensions,
-  type CategorySnapshotQuery,
 } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
@@ -18,8 +16,6 @@ import { correctionsOf, releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
 import { presentSignal } from '../present';
 import { proportion } from '../proportion';
-
-const capability = capabilities.get_category_snapshot;
 
 /** Year 0001: Postgres has no year 0000, and the request schemas refuse it. */
 const FIRST_CALENDAR_DATE = '0001-01-01';
@@ -52,8 +48,8 @@ export function resolveWindow(query: { from?: string; to?: string }, today: stri
  * released Signals and the coverage state of the category, with a capped
  * page of the Signals themselves.
  */
-export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
-  return async ({ query }: { query: CategorySnapshotQuery }, ctx) => {
+export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_snapshot'> {
+  return async ({ capability, query }, ctx) => {
     const cursorContext = { secret: deps.cursorSecret, kind: 'snapshot' as const, filters: { from: query.from, to: query.to } };
     const cursor = query.cursor ? readCursor(cursorContext, query.cursor) : null;
     // Later pages read the window the first page resolved, even if the default window has moved since.
@@ -93,7 +89,7 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
       ];
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: cutByBudget ? 'partial' : 'supported',
         summary: `A snapshot of ${released} released Signal${released === 1 ? '' : 's'} in the ${SUPPORTED_CATEGORY} category from ${window.from} to ${window.to}, with coverage state.`,
         signals,

@@ -1,12 +1,10 @@
-import { buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, withTransaction, type CapabilityHandler } from '@evidence-record/platform';
+import { buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, withTransaction, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { productIdentity, watchConfidence } from '../answers';
 import type { WatchDeps } from '../deps';
 import { lockAccount } from '../queries/accounts';
 import { cancelPendingAlerts, countWatches, findProduct, removeWatch } from '../queries/watches';
-
-export const capability = capabilities.unwatch_product;
 
 /**
  * Removes a product from the watchlist. Removing one that is not watched
@@ -18,12 +16,12 @@ export const capability = capabilities.unwatch_product;
  * sent for this product are cancelled with the watch; alerts already
  * delivered are left alone.
  */
-export function unwatchProduct(deps: WatchDeps): CapabilityHandler {
-  return async ({ params }, ctx) => {
+export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
+  return async ({ capability, params }, ctx) => {
     const productId: string = params.product_id;
 
     const outcome = await withTransaction(deps.pool, async (client) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
       if (!(await findProduct(client, productId))) return { changed: false, alertsCancelled: 0 };
       const changed = await removeWatch(client, account.accountId, productId);
@@ -32,13 +30,13 @@ export function unwatchProduct(deps: WatchDeps): CapabilityHandler {
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       const product = await findProduct(client, productId);
       const count = await countWatches(client, account.accountId);
       if (!product) {
         const answer = buildAnswer({
           request_id: ctx.requestId,
-          capability: capability.name,
+          capability,
           status: 'unsupported',
           summary: `${productId} is not a product in the Record, so it cannot be on the watchlist; nothing changed.`,
           product: null,
@@ -52,7 +50,7 @@ export function unwatchProduct(deps: WatchDeps): CapabilityHandler {
       }
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary: outcome.changed
           ? `${product.name} is no longer on the watchlist; no further alerts will be sent about it.`
