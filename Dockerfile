@@ -48,7 +48,9 @@ RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# A container is reached on its own address, not its loopback (services default to 127.0.0.1).
 ENV NODE_ENV=production \
+    LISTEN_HOST=0.0.0.0 \
     NODE_OPTIONS=--enable-source-maps \
     HOME=/tmp \
     NPM_CONFIG_UPDATE_NOTIFIER=false

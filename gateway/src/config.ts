@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -25,12 +25,18 @@ export const gatewayEnv = z.object({
   MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
+  /** Keys the gateway signs the requests it forwards with (decision 0313): the first signs. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
 });
 
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
 export interface GatewayConfig {
   port: number;
+  /** LISTEN_HOST (127.0.0.1 unless set; the chart and the image set 0.0.0.0). */
+  listenHost?: string;
+  /** Signs every request forwarded to a service (internal-auth in @evidence-record/platform); the first key signs. */
+  internalSigningKeys: readonly string[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -51,6 +57,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   const e = loadConfig(gatewayEnv, source);
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
+    listenHost: e.LISTEN_HOST,
+    internalSigningKeys: e.INTERNAL_SIGNING_KEYS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

@@ -75,6 +75,7 @@ export class BenchStack {
       NATS_URL: opts.natsUrl,
       NATS_PREFIX: opts.natsPrefix,
       CURSOR_SECRET: randomBytes(32).toString('hex'),
+      INTERNAL_SIGNING_KEYS: randomBytes(32).toString('hex'),
       SMTP_URL: opts.smtpUrl,
       MAIL_FROM: 'Evidence Record <alerts@evidence-record.bench>',
       PUBLIC_BASE_URL: url('gateway'),

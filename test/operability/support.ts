@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { connect } from 'node:net';
 import { entrypoints, waitReady, type ServiceName } from '../support/stack';
+import { TEST_SIGNING_KEY } from '../support/signing';
 export { waitFor } from '../support/wait';
 
 /** One sample of the Prometheus text format. */
@@ -74,7 +75,7 @@ export interface ServiceProcess {
 
 /** One service's real entrypoint as a child process, ready when /readyz answers 200. */
 export async function spawnService(name: ServiceName, port: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const proc = startProcess(name, { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), ...env });
+  const proc = startProcess(name, { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY, ...env });
   await waitReady(name, port, proc.child, proc.lines);
   return { ...proc, port };
 }

@@ -81,6 +81,8 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     NATS_URL: opts.natsUrl ?? NATS_URL,
     NATS_PREFIX: natsPrefix,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
+    // The gateway signs what it forwards; every service of this stack accepts only that (decision 0313).
+    INTERNAL_SIGNING_KEYS: randomBytes(32).toString('hex'),
     SMTP_URL: smtp.url,
     MAIL_FROM: 'Evidence Record <alerts@evidence-record.test>',
     PUBLIC_BASE_URL: url('gateway'),

@@ -33,6 +33,7 @@ const worker = await startEmailWorker({
 
 await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   // Sends in progress finish, are recorded and acknowledged; messages pulled but not started go back at once.

@@ -23,6 +23,7 @@ import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { SpanKind, extractTraceContext, shutdownTracing, startSpan, type TraceSpan } from './tracing';
+import { requireGatewaySignature, type InternalAuth } from './internal-auth';
 
 /** Who is asking, as established by the gateway (internal x-er-* headers). */
 export interface CallerContext {
@@ -58,6 +59,13 @@ export interface ServiceAppOptions {
   readiness: () => Promise<void>;
   /** Record version for refusals that are not read in a snapshot. */
   recordVersion: () => Promise<string>;
+  /**
+   * The gateway's signing keys: every request but /healthz, /readyz and
+   * /metrics must carry its signature (internal-auth.ts). Every entrypoint
+   * passes it from required configuration; only in-process tests of a
+   * service's handlers leave it out.
+   */
+  internalAuth?: InternalAuth;
 }
 
 /**
@@ -71,11 +79,13 @@ export function recordServiceOptions(opts: {
   metrics: Metrics;
   pool: Pool;
   alsoReady?: () => Promise<void>;
+  internalAuth?: InternalAuth | undefined;
 }): ServiceAppOptions {
   return {
     name: opts.name,
     log: opts.log,
     metrics: opts.metrics,
+    ...(opts.internalAuth ? { internalAuth: opts.internalAuth } : {}),
     readiness: async () => {
       await opts.pool.query('SELECT 1');
       await opts.alsoReady?.();
@@ -137,6 +147,10 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Before every route: only the gateway may ask (operational paths excepted).
+  if (opts.internalAuth) {
+    app.use(requireGatewaySignature(opts.internalAuth, () => opts.metrics.refusals.inc({ code: 'unsigned_request' })));
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: opts.name });
   });
@@ -303,6 +317,8 @@ export interface RunningService {
 
 export interface StartServiceOptions {
   port: number;
+  /** Address to listen on (LISTEN_HOST): 127.0.0.1 unless told otherwise; the chart sets 0.0.0.0. */
+  host?: string;
   log: Logger;
   /** The whole shutdown's budget (SHUTDOWN_GRACE_MS): past it, open requests are cut and the process moves on. */
   graceMs: number;
@@ -326,7 +342,7 @@ const CLOSE_MARGIN_MS = 5_000;
  */
 export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, '0.0.0.0', () => resolve(s));
+    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
