@@ -1,18 +1,21 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, scopes, selfServiceScopes } from '@evidence-record/contract';
 import { createGateway, loadGatewayConfig, type Gateway } from '@evidence-record/gateway';
 import { call as callGateway } from '../support/client';
 import { startStack, type RunningStack } from '../support/stack';
 import { customer, query } from '../resilience/support/operator';
+import { signedAsGateway } from '../support/signing';
 
 /**
  * Issue 18's audit findings, each against the running stack (separate
  * processes, real Postgres and Redis) as a client meets them: valid dates
  * never 5xx, RateLimit-* on every keyed response and X-Request-Id on every
  * response, unwatching an id the Record does not hold succeeds, and the free
- * plan's feed and snapshot pages answer what the daily budget allows.
+ * plan's feed and snapshot pages answer what the daily budget allows; and
+ * no way around the gateway (a direct call to a service is refused).
  */
 let stack: RunningStack;
 let signalCount: number;
@@ -24,7 +27,7 @@ type Signal = { signal_id: string };
 const idsOf = (body: Record<string, unknown> | null) => ((body?.signals ?? []) as Signal[]).map((s) => s.signal_id);
 
 beforeAll(async () => {
-  stack = await startStack('issue18-audit', { services: ['record', 'signals', 'watch', 'gateway'] });
+  stack = await startStack('issue18-audit', { services: ['record', 'signals', 'ledger', 'watch', 'mcp', 'gateway'] });
   signalCount = Number((await query<{ n: number }>(stack, 'SELECT count(*)::int AS n FROM signals WHERE released_on IS NOT NULL'))[0]!.n);
 }, 180_000);
 
@@ -164,5 +167,49 @@ describe('the documented first sync on the free plan, across UTC days', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBe(signalCount);
     expect(days).toBe(Math.ceil(signalCount / 15) - 1);
+  });
+});
+
+describe('no way around the gateway', () => {
+  const probes = {
+    record: ['GET', '/api/v1/record/version'],
+    signals: ['GET', '/api/v1/signals?limit=1'],
+    ledger: ['GET', '/api/v1/ledger'],
+    watch: ['GET', '/api/v1/watch'],
+    mcp: ['POST', '/mcp'],
+  } as const;
+
+  it.each(Object.keys(probes) as Array<keyof typeof probes>)(
+    '%s: refuses a direct call unsigned, forged, signed with another key, replayed late or altered after signing; answers the gateway\'s signature',
+    async (name) => {
+      const [method, path] = probes[name];
+      const c = await customer(stack, { plan: 'pro', scopes, account: true, name: `direct ${name}` });
+      const identity = { 'x-er-org-id': c.orgId, 'x-er-key-id': c.keyId, 'x-er-account-id': c.accountId!, 'x-er-plan-id': 'pro', 'x-er-watch-limit': '50' };
+      // The MCP service also wants the caller's key (its tool calls come back through the gateway with it).
+      const mcpHeaders = name === 'mcp' ? { authorization: `Bearer ${c.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } : {};
+      const body = name === 'mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined;
+      const send = async (headers: Record<string, string>) => (await fetch(`http://127.0.0.1:${stack.ports[name]}${path}`, { method, headers: { ...mcpHeaders, ...headers }, body })).status;
+      const key = stack.env.INTERNAL_SIGNING_KEYS!;
+
+      expect(await send({}), 'unsigned').toBe(401);
+      expect(await send(identity), 'forged identity').toBe(401);
+      expect(await send(signedAsGateway(method, path, identity, 'not-the-gateway-key-0123456789abcdef')), 'another key').toBe(401);
+      expect(await send(signedAsGateway(method, path, identity, key, Date.now() - 60_000)), 'replayed a minute late').toBe(401);
+      const valid = signedAsGateway(method, path, identity, key);
+      expect(await send({ ...valid, 'x-er-account-id': 'acc_zzzzzzzzzzzz' }), 'altered after signing').toBe(401);
+      expect(await send(valid), 'signed by the gateway').toBe(200);
+      // Probes and scrapes stay open to the cluster.
+      for (const open of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`http://127.0.0.1:${stack.ports[name]}${open}`)).status, open).toBe(200);
+    },
+  );
+
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  it.skipIf(!external)('internal services listen on loopback only: not on the machine\'s other addresses', async () => {
+    for (const name of ['record', 'signals', 'ledger', 'watch', 'mcp', 'gateway'] as const) {
+      await expect(fetch(`http://${external}:${stack.ports[name]}/healthz`, { signal: AbortSignal.timeout(2000) }), name).rejects.toThrow();
+      expect((await fetch(`http://127.0.0.1:${stack.ports[name]}/healthz`)).status).toBe(200);
+    }
   });
 });
