@@ -186,7 +186,7 @@ describe('no way around the gateway', () => {
       const c = await customer(stack, { plan: 'pro', scopes, account: true, name: `direct ${name}` });
       const identity = { 'x-er-org-id': c.orgId, 'x-er-key-id': c.keyId, 'x-er-account-id': c.accountId!, 'x-er-plan-id': 'pro', 'x-er-watch-limit': '50' };
       // The MCP service also wants the caller's key (its tool calls come back through the gateway with it).
-      const mcpHeaders = name === 'mcp' ? { authorization: `Bearer ${c.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } : {};
+      const mcpHeaders: Record<string, string> = name === 'mcp' ? { authorization: `Bearer ${c.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } : {};
       const body = name === 'mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined;
       const send = async (headers: Record<string, string>) => (await fetch(`http://127.0.0.1:${stack.ports[name]}${path}`, { method, headers: { ...mcpHeaders, ...headers }, body })).status;
       const key = stack.env.INTERNAL_SIGNING_KEYS!;
