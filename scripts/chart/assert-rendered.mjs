@@ -48,17 +48,18 @@ const SERVICES = Object.fromEntries(
       ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
       ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
+      ...(n.internalSigning ? ['INTERNAL_SIGNING_KEYS'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET'])];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.internalSigning ? [] : ['INTERNAL_SIGNING_KEYS'])];
     return [s.name, { port: s.port, http: s.http, env, forbidden }];
   }),
 );
-const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
+const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'LISTEN_HOST'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'INTERNAL_SIGNING_KEYS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
@@ -217,10 +218,13 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor secret may be rendered.
-  const secrets = all('Secret');
-  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
-  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+  // Secrets: only the generated cursor and internal-signing secrets may be rendered, each unless an existing one is named.
+  const secrets = all('Secret').map((x) => x.metadata.name).sort();
+  const expectedSecrets = [
+    ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.internalSigning?.existingSecret ? [] : [`${prefix}-internal-signing`]),
+  ].sort();
+  check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: exactly [${expectedSecrets.join(', ')}] expected, got [${secrets.join(', ')}]`);
 
   checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
 

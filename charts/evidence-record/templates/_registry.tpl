@@ -4,6 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
   calls: components it connects to (egress, and <NAME>_URL)
@@ -14,6 +15,7 @@ record:
   http: true
   port: 8101
   database: true
+  signing: true
   callers:
     - gateway
 signals:
@@ -22,6 +24,7 @@ signals:
   database: true
   nats: true
   cursor: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -29,6 +32,7 @@ ledger:
   http: true
   port: 8103
   database: true
+  signing: true
   callers:
     - gateway
 watch:
@@ -36,6 +40,7 @@ watch:
   port: 8104
   database: true
   nats: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -52,6 +57,7 @@ gateway:
   public: true
   database: true
   redis: true
+  signing: true
   publicBaseUrl: true
   callers:
     - mcp
@@ -64,6 +70,7 @@ gateway:
 mcp:
   http: true
   port: 8105
+  signing: true
   callers:
     - gateway
   calls:

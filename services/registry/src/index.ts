@@ -22,6 +22,8 @@ const Needs = z.strictObject({
   smtp: z.boolean().optional(),
   /** CURSOR_SECRET (signs list cursors). */
   cursorSecret: z.boolean().optional(),
+  /** INTERNAL_SIGNING_KEYS: the gateway signs the requests it forwards with it, the services it calls verify them (decision 0313). */
+  internalSigning: z.boolean().optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
 });
