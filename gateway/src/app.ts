@@ -13,7 +13,8 @@ import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from '.
 import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
 import { Upstreams } from './http/upstream';
 import { installScripts } from './limits/scripts';
-import { serveMcp } from './mcp';
+import { MCP_PATHS, serveMcp } from './mcp';
+import { answerOAuthDiscovery, isOAuthDiscoveryPath } from './oauth-discovery';
 import { RecordVersionWatch } from './record-version';
 import { RouteTable } from './routes';
 import { ExtractionEnforcer } from './scoring/enforce';
@@ -162,7 +163,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.use((req: Request, res: Response) => {
     const path = pathOf(req.url);
-    if (path === '/mcp') return void serveMcp(context, new Exchange('mcp', req, res));
+    if (MCP_PATHS.has(path)) return void serveMcp(context, new Exchange('mcp', req, res), path);
+    if (isOAuthDiscoveryPath(path)) return answerOAuthDiscovery(context, new Exchange('unknown', req, res));
     if (!path.startsWith(API_PREFIX)) return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
     const route = context.routes.match(req.method, path);
     switch (route.kind) {

@@ -23,6 +23,18 @@ export const gatewayEnv = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An MCP tool call fans back into the gateway, so it gets a longer deadline. */
   MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  /**
+   * Origins a browser may call /mcp from (comma-separated scheme://host[:port]).
+   * Empty: only the http and https origins of PUBLIC_BASE_URL's host. Any other
+   * Origin is refused with 403 before the key is looked at (docs/decisions/0604).
+   */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((raw) => raw.split(',').map((s) => s.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean))
+    .refine((list) => list.every((o) => /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(o)), {
+      message: 'a comma-separated list of origins such as https://app.example.com (scheme://host[:port], no path)',
+    }),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
 });
@@ -36,6 +48,8 @@ export interface GatewayConfig {
   redisPrefix: string;
   upstreams: { record: string; signals: string; ledger: string; watch: string; mcp: string };
   publicBaseUrl: string;
+  /** Origins accepted on /mcp (a request without Origin is not affected); unset: the origins of publicBaseUrl. */
+  mcpAllowedOrigins?: readonly string[];
   upstreamTimeoutMs: number;
   mcpTimeoutMs: number;
   checks: boolean;
@@ -56,6 +70,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     redisPrefix: e.REDIS_PREFIX,
     upstreams: { record: e.RECORD_URL, signals: e.SIGNALS_URL, ledger: e.LEDGER_URL, watch: e.WATCH_URL, mcp: e.MCP_URL },
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.length > 0 ? e.MCP_ALLOWED_ORIGINS : originsOf(e.PUBLIC_BASE_URL),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     mcpTimeoutMs: e.MCP_TIMEOUT_MS,
     checks: e.GATEWAY_CHECKS === 'on',
@@ -72,4 +87,10 @@ export function assertChecksAllowed(config: Pick<GatewayConfig, 'checks' | 'node
   if (!config.checks && config.nodeEnv === 'production') {
     throw new Error('GATEWAY_CHECKS=off is refused when NODE_ENV=production: it would serve the Record without keys, limits or budgets');
   }
+}
+
+/** The http and https origins of the public base URL's host: where a browser page of this service would live. */
+export function originsOf(publicBaseUrl: string): string[] {
+  const host = new URL(publicBaseUrl).host.toLowerCase();
+  return [`http://${host}`, `https://${host}`];
 }

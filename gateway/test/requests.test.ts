@@ -152,8 +152,9 @@ describe('paths and methods', () => {
     expect(unknown.status).toBe(404);
     const simple = await send('/api/v1/record/version', { key: k.key, headers: { origin: 'https://evil.example' } });
     expect(simple.status).toBe(200);
+    // A cross-origin request to /mcp is refused before its key is looked at (docs/decisions/0604).
     const mcp = await send('/mcp', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
-    expect(mcp.status).toBe(401);
+    expect(mcp.status).toBe(403);
   });
 });
 

@@ -282,6 +282,9 @@ _registry.tpl.
 {{- if eq .name "gateway" }}
 - name: GATEWAY_PORT
   value: {{ .svc.port | quote }}
+{{- /* The gateway refuses a cross-origin /mcp request before its key is read: the same Origin list as the MCP service. */}}
+- name: MCP_ALLOWED_ORIGINS
+  value: {{ (default (list (include "er.publicOrigin" $root)) $v.services.mcp.allowedOrigins) | join "," | quote }}
 {{- end }}
 {{- if eq .name "mcp" }}
 - name: MCP_ALLOWED_HOSTS
