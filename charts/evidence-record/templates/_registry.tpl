@@ -4,6 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
   calls: components it connects to (egress, and <NAME>_URL)
