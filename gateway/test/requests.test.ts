@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '@evidence-record/contract';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
-import { freePort } from '../../test/support/stack';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { freePort } from '@evidence-record/test-support/stack';
 import { call, dropPrefix, errorCode, gatewayConfig, redisClient, orgWithKey, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 

@@ -2,7 +2,7 @@
 // Asserts what the evidence-record chart promises, on one `helm template`
 // output and the values file it was rendered with:
 //
-//   * every service of services/registry/registry.json has a Deployment (probes on /readyz and /healthz, a
+//   * every service of the registry (services/registry/src/registry.ts) has a Deployment (probes on /readyz and /healthz, a
 //     startupProbe, hardened securityContext, /tmp emptyDir, preStop drain,
 //     `node dist/<service>.mjs`, its port), a Service, a PDB, and an HPA
 //     exactly when its autoscaling is enabled;
@@ -200,7 +200,7 @@ function main() {
     }
   }
 
-  for (const svc of Object.keys(values.services ?? {})) check(SERVICES[svc], `services.${svc}: not in services/registry/registry.json`);
+  for (const svc of Object.keys(values.services ?? {})) check(SERVICES[svc], `services.${svc}: not in services/registry/src/registry.ts`);
 
   // Migrations hook
   const job = find('Job', `${prefix}-migrate`);

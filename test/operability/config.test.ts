@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, type ServiceName } from '../support/stack';
+import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
 import { startProcess } from './support';
 
 /**

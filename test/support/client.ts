@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningStack } from '../support/stack';
+import type { RunningStack } from './stack';
 
 /** A capability call through the stack's gateway, as a client makes it. */
 export async function call(stack: RunningStack, key: string | null, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) {

@@ -83,7 +83,7 @@ Image reference. Takes dict "root" $ "override" <image values or empty dict>.
 values.services with what the registry knows filled in (each service's port
 unless its block sets one), as YAML. Fails on a block the registry does not
 know and on a registry service without a block. The wiring itself
-("er.wiring") is generated from services/registry/registry.json into
+("er.wiring") is generated from services/registry/src/registry.ts into
 _registry.tpl.
 */}}
 {{- define "er.services" -}}
@@ -91,7 +91,7 @@ _registry.tpl.
 {{- $out := dict -}}
 {{- range $name, $svc := .Values.services -}}
 {{- if not (hasKey $all $name) -}}
-{{- fail (printf "services.%s: unknown service; the registry (services/registry/registry.json) has %s" $name (keys $all | sortAlpha | join ", ")) -}}
+{{- fail (printf "services.%s: unknown service; the registry (services/registry/src/registry.ts) has %s" $name (keys $all | sortAlpha | join ", ")) -}}
 {{- end -}}
 {{- $w := index $all $name -}}
 {{- $facts := dict -}}

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONCodec } from 'nats';
 import { DISCLAIMER, streamNames } from '@evidence-record/contract';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
-import { NATS_URL } from '../../../test/support/infra';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { NATS_URL } from '@evidence-record/test-support/infra';
 import {
   callerHeaders,
   insertBrand,
@@ -14,10 +14,10 @@ import {
   releaseSignal,
   waitFor,
   type ProductFixture,
-} from '../../watch/test/support/fixtures';
-import { startWatchHarness, type WatchHarness } from '../../watch/test/support/harness';
+} from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 import { SmtpSink } from './support/smtp-sink';
-import { REPO_ROOT, alertsBacklog, deleteStreams, startFanout, startWorker, type Running } from './support/stack';
+import { REPO_ROOT, alertsBacklog, deleteStreams, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
 
 let db: TestDatabase;
 let prefix: string;

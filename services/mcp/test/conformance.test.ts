@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueKey, startStack, type RunningStack } from '../../../test/support/stack';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { APPLICABLE, CONFORMANCE_VERSION, NOT_APPLICABLE, runConformance, type ScenarioResult } from './conformance';
 
 /**

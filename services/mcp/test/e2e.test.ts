@@ -5,7 +5,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerEnvelope, ErrorEnvelope, MCP_PROTOCOL_VERSIONS, scopes } from '@evidence-record/contract';
-import { issueKey, startStack, type RunningStack } from '../../../test/support/stack';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { accessControlHeaders, connectClient, rawRequest, rpc } from './harness';
 import { toolCallCases, type CaseIds } from './tool-calls';
 

@@ -2,12 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, createPool, Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
 import { streamNames } from '@evidence-record/contract';
-import { startSignalFanout } from '../../../watch/src/fanout/start';
-import { createMailer } from '../../src/smtp';
-import { startEmailWorker } from '../../src/worker';
-import { freePort } from './nats-server';
+import { startSignalFanout } from '@evidence-record/watch';
+import { createMailer, startEmailWorker } from '@evidence-record/email-worker';
+import { freePort } from './launcher';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Short timings so retries, leases and redeliveries happen within a test. */
 export const testTimings = {
