@@ -18,6 +18,7 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
+COPY services/client/package.json services/client/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
 COPY services/email-worker/package.json services/email-worker/

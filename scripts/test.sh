@@ -2,7 +2,7 @@
 # `npm test`: everything CI checks, on a fresh machine or clone. Installs and
 # starts what it needs (Postgres, Redis, NATS, npm packages), then: lint,
 # typecheck, the vitest suites (unit, integration against the real servers,
-# end to end over HTTP), the Helm chart checks and the k6 type-check.
+# end to end over HTTP), the OpenAPI lint, the Helm chart checks and the k6 type-check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
@@ -18,6 +18,7 @@ step() { # name command...
 mkdir -p .run
 step lint npx eslint --max-warnings 0 .
 step typecheck npx tsc -p tsconfig.json
+step "OpenAPI lint (Redocly, recommended rules; redocly.yaml)" npx redocly lint
 step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
 step build node scripts/build.mjs
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
