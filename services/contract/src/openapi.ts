@@ -326,8 +326,6 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         decisionTexts.budget,
         'A path under /api/v1 that is no capability answers 404 unsupported_capability; a capability path with a method it does not take answers 405 method_not_allowed. Both carry the error envelope.',
       ].join('\n\n'),
-      license: { name: 'Proprietary: answers may be quoted with their signal_url or request_id', identifier: 'LicenseRef-Evidence-Record' },
-      contact: { name: 'Evidence Record operator', email: 'support@evidence-record.example' },
     },
     servers: [{ url: serverUrl, description: 'The gateway' }],
     tags: [
