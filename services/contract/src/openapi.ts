@@ -240,7 +240,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     responses: {
       200: {
         description: 'Serving',
-        headers: headerRefs(['X-Request-Id']) as never,
+        headers: headerRefs(['X-Request-Id', 'Cache-Control']) as never,
         content: { 'application/json': { schema: ref('schemas', 'HealthAnswer'), example: { status: 'ok', api_version: decisions.API_VERSION } } },
       },
     },
@@ -256,7 +256,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     responses: {
       200: {
         description: 'The OpenAPI 3.1 document',
-        headers: headerRefs(['X-Request-Id']) as never,
+        headers: {
+          ...headerRefs(['X-Request-Id']),
+          'Cache-Control': { description: 'The document may be cached for five minutes.', schema: { type: 'string' }, example: 'public, max-age=300' },
+        } as never,
         content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
       },
     },
