@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, on a fresh machine or clone. Installs and
-# starts what it needs (Postgres, Redis, NATS, npm packages), then: lint,
-# typecheck, the vitest suites (unit, integration against the real servers,
-# end to end over HTTP), the OpenAPI lint, the Helm chart checks and the k6 type-check.
+# starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
+# for the browser tests), then: lint, typecheck, the vitest suites (unit,
+# integration against the real servers, end to end over HTTP, in a browser),
+# the OpenAPI lint, the Helm chart checks and the k6 type-check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
 ensure_all
+ensure_chromium
 
 failed=()
 step() { # name command...

@@ -72,6 +72,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.nats) w.nats = true;
     if (n.smtp) w.smtp = true;
     if (n.cursorSecret) w.cursor = true;
+    if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
     const callers = callersOf(s.name, all);
     if (callers.length) w.callers = callers;
@@ -94,6 +95,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     'come from the registry rather than values.yaml.',
     '  http/port: serves HTTP on this port (Service, probes, metrics)',
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
+    '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
     '  publicBaseUrl: gets PUBLIC_BASE_URL',
     '  callers: components allowed to connect to it (ingress)',
     '  calls: components it connects to (egress, and <NAME>_URL)',

@@ -61,6 +61,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     natsPrefix,
     smtpUrl: smtp.url,
     cursorSecret: randomBytes(32).toString('hex'),
+    unsubscribeKey: randomBytes(32).toString('hex'),
     nodeEnv: 'test',
     logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',
     mailFrom: 'Evidence Record <alerts@evidence-record.test>',

@@ -12,3 +12,5 @@ export * from './openapi';
 export * from './requests';
 export * from './scopes';
 export * from './dates';
+export * from './unsubscribe';
+export * from './declarations';

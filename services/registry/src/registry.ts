@@ -43,7 +43,7 @@ export const registrySource = {
       entry: 'services/email-worker/src/main.ts',
       http: true,
       port: 8106,
-      needs: { database: true, nats: true, smtp: true, publicBaseUrl: true },
+      needs: { database: true, nats: true, smtp: true, publicBaseUrl: true, unsubscribeKey: 'sign' },
     },
     {
       name: 'gateway',
@@ -51,7 +51,7 @@ export const registrySource = {
       http: true,
       port: 8080,
       public: true,
-      needs: { database: true, redis: true, publicBaseUrl: true },
+      needs: { database: true, redis: true, publicBaseUrl: true, unsubscribeKey: 'verify' },
       calls: ['record', 'signals', 'ledger', 'watch', 'mcp'],
       startsAfter: ['record', 'signals', 'ledger', 'watch', 'email-worker'],
     },
