@@ -5,7 +5,7 @@ export interface LabelContent {
   classification: string;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
   blends: Array<{ name: string; total_amount: number | null; total_unit: string | null }>;
-  ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; blend: string | null }>;
+  ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; operator: string | null; blend: string | null }>;
 }
 
 export async function labelOf(client: PoolClient, stateId: string): Promise<LabelContent> {
@@ -20,7 +20,7 @@ export async function labelOf(client: PoolClient, stateId: string): Promise<Labe
     [stateId],
   );
   const ingredients = await client.query<LabelContent['ingredients'][number]>(
-    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, b.name AS blend
+    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend
        FROM declared_ingredients d LEFT JOIN declared_blends b ON b.blend_id = d.blend_id
       WHERE d.state_id = $1 ORDER BY d.position`,
     [stateId],
@@ -30,7 +30,7 @@ export async function labelOf(client: PoolClient, stateId: string): Promise<Labe
     serving: { size: s.serving_size, unit: s.serving_unit, servings_per_container: s.servings_per_container, description: s.serving_description },
     // Explicit field order: two contents compare equal exactly when their JSON does.
     blends: blends.rows.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: ingredients.rows.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, blend: i.blend })),
+    ingredients: ingredients.rows.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
   };
 }
 
