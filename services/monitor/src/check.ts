@@ -198,7 +198,8 @@ async function recordCheck(deps: MonitorDeps, src: LeasedSource, reading: Readin
         deferred = true;
       }
     }
-    const run = reading.outcome === 'unreadable' ? source.consecutive_unreadable + 1 : 0;
+    // An empty answer neither extends nor ends a run of unreadable checks: recovery is the first valid one.
+    const run = reading.outcome === 'unreadable' ? source.consecutive_unreadable + 1 : reading.outcome === 'empty' ? source.consecutive_unreadable : 0;
     const due = deferred ? new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS + 5 * 60_000) : nextDue(src, reading, now, run);
     await client.query(
       `INSERT INTO monitoring_checks (product_id, source_id, checked_at, outcome, recovered, reason, http_status, duration_ms, evidence_sha256, capture_id, checked_by)
