@@ -7,25 +7,29 @@
 #   docker build -t evidence-record:dev .
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
 #
-# When a workspace is added to package.json, add its package.json to the
-# manifests stage below (npm ci needs every workspace manifest).
+# The COPY lines of the manifests stage and the EXPOSE line are generated from
+# package.json's workspaces and services/registry/registry.json by
+# scripts/registry/generate.ts; npm test fails while they are stale.
 
 ARG NODE_IMAGE=node:20-slim
 
 # ---- manifests: what npm ci reads, so both installs below cache on it alone --
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
+# ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
-COPY gateway/package.json gateway/
 COPY services/contract/package.json services/contract/
-COPY services/platform/package.json services/platform/
 COPY services/curation/package.json services/curation/
-COPY services/record/package.json services/record/
-COPY services/signals/package.json services/signals/
-COPY services/ledger/package.json services/ledger/
-COPY services/watch/package.json services/watch/
-COPY services/mcp/package.json services/mcp/
 COPY services/email-worker/package.json services/email-worker/
+COPY services/ledger/package.json services/ledger/
+COPY services/mcp/package.json services/mcp/
+COPY services/platform/package.json services/platform/
+COPY services/record/package.json services/record/
+COPY services/registry/package.json services/registry/
+COPY services/signals/package.json services/signals/
+COPY services/watch/package.json services/watch/
+COPY gateway/package.json gateway/
+# ---- end of generated part ----
 
 # ---- build: full install, then esbuild bundles into dist/ -------------------
 FROM ${NODE_IMAGE} AS build
@@ -61,6 +65,8 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # Nothing below /app is written at run time; the chart mounts an emptyDir at
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
-EXPOSE 8080 8101 8102 8103 8104 8105 8106
+# ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
+EXPOSE 8101 8102 8103 8104 8106 8080 8105
+# ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

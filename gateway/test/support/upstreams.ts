@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { buildAnswer, capabilityList, Refusal, type Capability, type RecordState, type ServiceName } from '@evidence-record/contract';
+import { buildAnswer, capabilityList, Refusal, type CapabilityRow, type RecordState, type ServiceName } from '@evidence-record/contract';
 import { createLogger, createServiceApp, finishServiceApp, Metrics, mountCapability, type CapabilityHandler } from '@evidence-record/platform';
 
 /**
@@ -40,11 +40,11 @@ export interface SeenRequest {
   body: unknown;
 }
 
-function handlerFor(cap: Capability, seenById: Map<string, SeenRequest>): CapabilityHandler {
+function handlerFor(seenById: Map<string, SeenRequest>): CapabilityHandler<CapabilityRow> {
   return async (input, ctx) => {
     let entities: string[] = [];
     let next_cursor: string | null | undefined;
-    switch (cap.name) {
+    switch (input.capability) {
       case 'get_product_record':
       case 'get_formula_history':
       case 'get_serving_economics':
@@ -101,9 +101,9 @@ function handlerFor(cap: Capability, seenById: Map<string, SeenRequest>): Capabi
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: cap.name,
+        capability: input.capability,
         status: 'supported',
-        summary: `Test answer for ${cap.name}.`,
+        summary: `Test answer for ${input.capability}.`,
         confidence: { level: 'high', basis: 'test upstream' },
         coverage: { entities, seen_headers: mine?.headers ?? {} },
         ...(next_cursor !== undefined ? { next_cursor } : {}),
@@ -145,7 +145,7 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
       res.on('finish', () => seenById.delete(id));
       next();
     });
-    for (const cap of capabilityList.filter((c) => c.service === service)) mountCapability(app, opts, cap, handlerFor(cap, seenById));
+    for (const cap of capabilityList.filter((c) => c.service === service)) mountCapability(app, opts, cap, handlerFor(seenById));
     finishServiceApp(app, opts);
     const s = await listen(app);
     servers.push(s);

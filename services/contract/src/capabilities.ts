@@ -6,25 +6,39 @@ export type CostKind = 'product' | 'signal' | 'ingredient' | 'nothing';
 export type ServiceName = 'record' | 'signals' | 'ledger' | 'watch';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-export interface Capability {
-  name: string;
+/**
+ * One row of the capability table. Generic in its name and its three
+ * schemas, so that a handler mounted on a row receives exactly the params,
+ * query and body those schemas produce (CapabilityInput), not `any`.
+ */
+export interface Capability<
+  N extends string = string,
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType | null = z.ZodType | null,
+  S extends ServiceName = ServiceName,
+> {
+  name: N;
   method: HttpMethod;
   /** Express-style path with :params, under /api/v1. */
   path: string;
   scope: Scope;
   cost: CostKind;
-  service: ServiceName;
+  service: S;
   /** MCP tool name (spec: MCP endpoint). */
   tool: string;
   /** One line a person or a model can act on. */
   description: string;
   readOnly: boolean;
-  params: z.ZodType;
-  query: z.ZodType;
-  body: z.ZodType | null;
+  params: P;
+  query: Q;
+  body: B;
 }
 
-const c = <N extends string>(name: N, def: Omit<Capability, 'name'>): Capability & { name: N } => ({ name, ...def });
+const c = <N extends string, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | null, S extends ServiceName>(
+  name: N,
+  def: Omit<Capability<N, P, Q, B, S>, 'name'>,
+): Capability<N, P, Q, B, S> => ({ name, ...def });
 
 /** The 18 capabilities: one row each, one implementation each. */
 export const capabilityList = [
@@ -84,11 +98,33 @@ export const capabilityList = [
     params: req.EmptyPath, query: req.EmptyQuery, body: null }),
 ] as const;
 
-export type CapabilityName = (typeof capabilityList)[number]['name'];
+/** Any row of the table, with its own name and schemas. */
+export type CapabilityRow = (typeof capabilityList)[number];
+export type CapabilityName = CapabilityRow['name'];
+/** The row named N. */
+export type CapabilityOf<N extends CapabilityName> = Extract<CapabilityRow, { name: N }>;
+/** The capabilities one service answers. */
+export type ServiceCapabilityName<S extends ServiceName> = Extract<CapabilityRow, { service: S }>['name'];
 
-export const capabilities: Record<CapabilityName, Capability> = Object.fromEntries(
-  capabilityList.map((cap) => [cap.name, cap]),
-) as Record<CapabilityName, Capability>;
+/**
+ * What a capability's handler receives once its row's schemas accepted the
+ * request: the parsed path parameters, query and body (undefined where the
+ * row takes no body), and the capability's own name, so that answers and
+ * refusals name it without repeating it as a literal. Over several rows it is
+ * the union of each row's input, told apart by `capability`.
+ */
+export type CapabilityInput<C extends Capability = Capability> = C extends Capability
+  ? {
+      capability: C['name'];
+      params: z.output<C['params']>;
+      query: z.output<C['query']>;
+      body: C['body'] extends z.ZodType ? z.output<C['body']> : undefined;
+    }
+  : never;
+
+export const capabilities = Object.fromEntries(capabilityList.map((cap) => [cap.name, cap])) as {
+  readonly [N in CapabilityName]: CapabilityOf<N>;
+};
 
 export function capabilityByTool(tool: string): Capability | undefined {
   return capabilityList.find((cap) => cap.tool === tool || `service_${cap.name}` === tool);

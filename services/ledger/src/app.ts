@@ -1,17 +1,18 @@
 import type express from 'express';
-import { capabilities } from '@evidence-record/contract';
 import {
   createServiceApp,
   recordServiceOptions,
   finishServiceApp,
-  mountCapability,
+  mountServiceCapabilities,
   type Logger,
   type Metrics,
   type Pool,
+  type ServiceHandlers,
 } from '@evidence-record/platform';
 import { getLedgerEdition } from './capabilities/get-ledger-edition';
 import { listLedgerEditions } from './capabilities/list-ledger-editions';
 import { utcToday } from '@evidence-record/curation';
+import type { LedgerDeps } from './deps';
 
 export interface LedgerAppOptions {
   pool: Pool;
@@ -21,13 +22,18 @@ export interface LedgerAppOptions {
   today?: () => string;
 }
 
+/** The capabilities this service answers, by name. */
+export const ledgerHandlers = (deps: LedgerDeps): ServiceHandlers<'ledger'> => ({
+  list_ledger_editions: listLedgerEditions(deps),
+  get_ledger_edition: getLedgerEdition(deps),
+});
+
 /** The ledger service: list_ledger_editions and get_ledger_edition. Ready when Postgres answers. */
 export function createLedgerApp(opts: LedgerAppOptions): express.Express {
-  const deps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
+  const deps: LedgerDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
   const serviceOpts = recordServiceOptions({ name: 'ledger', log: opts.log, metrics: opts.metrics, pool: opts.pool });
   const app = createServiceApp(serviceOpts);
-  mountCapability(app, serviceOpts, capabilities.list_ledger_editions, listLedgerEditions(deps));
-  mountCapability(app, serviceOpts, capabilities.get_ledger_edition, getLedgerEdition(deps));
+  mountServiceCapabilities(app, serviceOpts, 'ledger', ledgerHandlers(deps));
   finishServiceApp(app, serviceOpts);
   return app;
 }

@@ -10,8 +10,14 @@ import {
   newRequestId,
   requestIdPattern,
   validationDetails,
+  capabilityList,
   type AnswerEnvelope,
   type Capability,
+  type CapabilityInput,
+  type CapabilityName,
+  type CapabilityOf,
+  type ServiceCapabilityName,
+  type ServiceName,
 } from '@evidence-record/contract';
 import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
@@ -184,17 +190,37 @@ function isBodyParserError(err: unknown): err is { type: string } {
   return typeof err === 'object' && err !== null && 'type' in err && typeof (err as { type: unknown }).type === 'string';
 }
 
-export type CapabilityHandler = (
-  input: { params: any; query: any; body: any }, // eslint-disable-line @typescript-eslint/no-explicit-any -- narrowed by the capability's own zod schemas
-  ctx: CallerContext,
-) => Promise<CapabilityResult>;
+/** Answers one capability, given the request its row's schemas accepted. */
+export type CapabilityHandler<C extends Capability = Capability> = (input: CapabilityInput<C>, ctx: CallerContext) => Promise<CapabilityResult>;
+
+/** The handler of the capability named N. */
+export type HandlerOf<N extends CapabilityName> = CapabilityHandler<CapabilityOf<N>>;
+
+/**
+ * Every capability a service answers, by name, each with its own typed
+ * handler: a service that leaves one out, or names one it does not own, does
+ * not compile.
+ */
+export type ServiceHandlers<S extends ServiceName> = { [N in ServiceCapabilityName<S>]: HandlerOf<N> };
+
+/** Mounts every capability the contract assigns to `service`, each on its handler. */
+export function mountServiceCapabilities<S extends ServiceName>(app: express.Express, opts: ServiceAppOptions, service: S, handlers: ServiceHandlers<S>): void {
+  const own = capabilityList.filter((cap) => cap.service === service);
+  const extra = Object.keys(handlers).filter((name) => !own.some((cap) => cap.name === name));
+  if (extra.length > 0) throw new Error(`${service} does not answer ${extra.join(', ')}`);
+  for (const cap of own) {
+    // The row's own schemas validate the request before the handler sees it, which is what makes this one widening sound.
+    const handler = handlers[cap.name as ServiceCapabilityName<S>] as unknown as CapabilityHandler;
+    mountCapability(app, opts, cap, handler);
+  }
+}
 
 /**
  * Mounts one capability: validates path, query and body with the contract's
  * schemas, runs the handler, and answers with the envelope, the entities
  * header the gateway charges from, and the no-store cache header.
  */
-export function mountCapability(app: express.Express, opts: ServiceAppOptions, capability: Capability, handler: CapabilityHandler): void {
+export function mountCapability<C extends Capability>(app: express.Express, opts: ServiceAppOptions, capability: C, handler: CapabilityHandler<C>): void {
   const method = capability.method.toLowerCase() as 'get' | 'post' | 'delete';
   app[method](capability.path, async (req: Request, res: Response) => {
     const started = process.hrtime.bigint();
@@ -212,7 +238,9 @@ export function mountCapability(app: express.Express, opts: ServiceAppOptions, c
         if (!parsed.success) throw new Refusal('invalid_request', { details: validationDetails(parsed.error.issues, 'body') });
         body = parsed.data;
       }
-      const result = await handler({ params: params.data, query: query.data, body }, ctx);
+      // The parsed values are exactly what the row's schemas produce: the handler's input type says so.
+      const input = { capability: capability.name, params: params.data, query: query.data, body } as CapabilityInput<C>;
+      const result = await handler(input, ctx);
       res
         .status(200)
         .set('Cache-Control', CACHE_CONTROL)

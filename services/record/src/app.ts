@@ -1,6 +1,6 @@
 import type express from 'express';
-import { createServiceApp, recordServiceOptions, finishServiceApp, mountCapability, type Logger, type Metrics } from '@evidence-record/platform';
-import type { RecordCapability, RecordDeps } from './capability';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type Logger, type Metrics, type ServiceHandlers } from '@evidence-record/platform';
+import type { RecordDeps } from './deps';
 import { compareProducts } from './capabilities/compare-products';
 import { getFormulaHistory } from './capabilities/get-formula-history';
 import { getProductRecord } from './capabilities/get-product-record';
@@ -11,18 +11,18 @@ import { getServingEconomics } from './capabilities/get-serving-economics';
 import { resolveProduct } from './capabilities/resolve-product';
 import { searchRecord } from './capabilities/search-record';
 
-/** The nine capabilities this service answers; each is implemented once. */
-export const recordCapabilities: readonly RecordCapability[] = [
-  searchRecord,
-  resolveProduct,
-  getProductRecord,
-  getFormulaHistory,
-  compareProducts,
-  getServingEconomics,
-  getResearchContext,
-  getRegulatoryContext,
-  getRecordVersion,
-];
+/** The nine capabilities this service answers, by name; each is implemented once. */
+export const recordHandlers = (deps: RecordDeps): ServiceHandlers<'record'> => ({
+  search_record: searchRecord(deps),
+  resolve_product: resolveProduct(deps),
+  get_product_record: getProductRecord(deps),
+  get_formula_history: getFormulaHistory(deps),
+  compare_products: compareProducts(deps),
+  get_serving_economics: getServingEconomics(deps),
+  get_research_context: getResearchContext(deps),
+  get_regulatory_context: getRegulatoryContext(deps),
+  get_record_version: getRecordVersion(deps),
+});
 
 export interface RecordAppDeps extends RecordDeps {
   log: Logger;
@@ -33,7 +33,7 @@ export interface RecordAppDeps extends RecordDeps {
 export function createRecordApp(deps: RecordAppDeps): express.Express {
   const opts = recordServiceOptions({ name: 'record', log: deps.log, metrics: deps.metrics, pool: deps.pool });
   const app = createServiceApp(opts);
-  for (const { capability, handler } of recordCapabilities) mountCapability(app, opts, capability, handler(deps));
+  mountServiceCapabilities(app, opts, 'record', recordHandlers(deps));
   finishServiceApp(app, opts);
   return app;
 }

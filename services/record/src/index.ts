@@ -1,3 +1,3 @@
-export { createRecordApp, recordCapabilities, type RecordAppDeps } from './app';
+export { createRecordApp, type RecordAppDeps } from './app';
 export { loadRecordConfig, type RecordConfig } from './config';
 export { normalizeName } from './domain/normalize';

@@ -1,13 +1,13 @@
 import type express from 'express';
-import { capabilities } from '@evidence-record/contract';
 import {
   createServiceApp,
   recordServiceOptions,
   finishServiceApp,
-  mountCapability,
+  mountServiceCapabilities,
   type Logger,
   type Metrics,
   type Pool,
+  type ServiceHandlers,
 } from '@evidence-record/platform';
 import { explainSignal } from './capabilities/explain-signal';
 import { listSignalChanges } from './capabilities/list-signal-changes';
@@ -27,6 +27,13 @@ export interface SignalsAppOptions {
   /** The outbox relay's view of NATS, reported as readiness detail. */
   relayStatus?: () => RelayStatus;
 }
+
+/** The capabilities this service answers, by name. */
+export const signalsHandlers = (deps: SignalsDeps): ServiceHandlers<'signals'> => ({
+  explain_signal: explainSignal(deps),
+  list_signal_changes: listSignalChanges(deps),
+  get_category_snapshot: getCategorySnapshot(deps),
+});
 
 /**
  * The signals service: explain_signal, list_signal_changes and
@@ -52,9 +59,7 @@ export function createSignalsApp(opts: SignalsAppOptions): express.Express {
     }
   });
 
-  mountCapability(app, serviceOpts, capabilities.explain_signal, explainSignal(deps));
-  mountCapability(app, serviceOpts, capabilities.list_signal_changes, listSignalChanges(deps));
-  mountCapability(app, serviceOpts, capabilities.get_category_snapshot, getCategorySnapshot(deps));
+  mountServiceCapabilities(app, serviceOpts, 'signals', signalsHandlers(deps));
   finishServiceApp(app, serviceOpts);
   return app;
 }

@@ -1,10 +1,18 @@
 import type express from 'express';
-import { createServiceApp, recordServiceOptions, finishServiceApp, mountCapability } from '@evidence-record/platform';
-import * as getWatchReceiptCap from './capabilities/get_watch_receipt';
-import * as listWatchedProductsCap from './capabilities/list_watched_products';
-import * as unwatchProductCap from './capabilities/unwatch_product';
-import * as watchProductCap from './capabilities/watch_product';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type ServiceHandlers } from '@evidence-record/platform';
+import { getWatchReceipt } from './capabilities/get-watch-receipt';
+import { listWatchedProducts } from './capabilities/list-watched-products';
+import { unwatchProduct } from './capabilities/unwatch-product';
+import { watchProduct } from './capabilities/watch-product';
 import type { WatchDeps } from './deps';
+
+/** The capabilities this service answers, by name. */
+export const watchHandlers = (deps: WatchDeps): ServiceHandlers<'watch'> => ({
+  list_watched_products: listWatchedProducts(deps),
+  get_watch_receipt: getWatchReceipt(deps),
+  watch_product: watchProduct(deps),
+  unwatch_product: unwatchProduct(deps),
+});
 
 /**
  * The watch service's HTTP app: the four watch capabilities plus health,
@@ -14,10 +22,7 @@ import type { WatchDeps } from './deps';
 export function createWatchApp(deps: WatchDeps): express.Express {
   const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool });
   const app = createServiceApp(opts);
-  mountCapability(app, opts, listWatchedProductsCap.capability, listWatchedProductsCap.listWatchedProducts(deps));
-  mountCapability(app, opts, getWatchReceiptCap.capability, getWatchReceiptCap.getWatchReceipt(deps));
-  mountCapability(app, opts, watchProductCap.capability, watchProductCap.watchProduct(deps));
-  mountCapability(app, opts, unwatchProductCap.capability, unwatchProductCap.unwatchProduct(deps));
+  mountServiceCapabilities(app, opts, 'watch', watchHandlers(deps));
   finishServiceApp(app, opts);
   return app;
 }

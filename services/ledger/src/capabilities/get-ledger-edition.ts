@@ -1,11 +1,9 @@
-import { Refusal, buildAnswer, capabilities, editionHash } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler, type PoolClient } from '@evidence-record/platform';
+import { Refusal, buildAnswer, editionHash } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
 import { computeEditionDocument, dataAsOf, type EditionDocument } from '@evidence-record/curation';
 import { findEdition, type EditionRow } from '../queries/editions';
 import { currentSignals } from '../queries/signals';
-
-const capability = capabilities.get_ledger_edition;
 
 /** How a client recomputes `edition_hash` from the answer; also in docs/signals-and-ledger.md. */
 export const HASH_METHOD = {
@@ -43,9 +41,9 @@ function liveDocuments() {
  * address, outside the hashed document, since a Signal may be corrected or
  * withdrawn after the edition closed and the document names Signals by id.
  */
-export function getLedgerEdition(deps: LedgerDeps): CapabilityHandler {
+export function getLedgerEdition(deps: LedgerDeps): HandlerOf<'get_ledger_edition'> {
   const liveDocument = liveDocuments();
-  return async ({ params }, ctx) =>
+  return async ({ capability, params }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const today = deps.today();
       const edition = await findEdition(client, params.edition_id, today);
@@ -73,7 +71,7 @@ export function getLedgerEdition(deps: LedgerDeps): CapabilityHandler {
 
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         // An open edition is a real answer about an unfinished period.
         status: closed ? 'supported' : 'partial',
         summary: closed

@@ -1,10 +1,8 @@
-import { buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
 import { dataAsOf } from '@evidence-record/curation';
 import { listEditions } from '../queries/editions';
-
-const capability = capabilities.list_ledger_editions;
 
 /**
  * list_ledger_editions: every edition with its period, status, data-as-of
@@ -12,8 +10,8 @@ const capability = capabilities.list_ledger_editions;
  * edition's date and count are live. The list names no Signal, so it spends
  * no Signal budget.
  */
-export function listLedgerEditions(deps: LedgerDeps): CapabilityHandler {
-  return async (_input, ctx) =>
+export function listLedgerEditions(deps: LedgerDeps): HandlerOf<'list_ledger_editions'> {
+  return async ({ capability }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const today = deps.today();
       const rows = await listEditions(client, today);
@@ -25,7 +23,7 @@ export function listLedgerEditions(deps: LedgerDeps): CapabilityHandler {
       const open = editions.filter((e) => e.status === 'open').length;
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability: capability,
         status: 'supported',
         summary:
           editions.length === 0

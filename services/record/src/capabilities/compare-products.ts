@@ -1,6 +1,6 @@
-import { Refusal, buildAnswer, type CompareProductsBody } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { commercialFact, pricePerServing, servingsFor } from '../domain/economics';
 import { productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
@@ -15,8 +15,8 @@ import { productsById } from '../queries/products';
  * names a winner and never judges suitability. A REGISTERED product is
  * refused by comparison (a 200 answer with status `refused`, decision 0003).
  */
-export const compareProducts = recordCapability('compare_products', (deps) => async ({ body }, ctx) => {
-  const { product_ids: productIds } = body as CompareProductsBody;
+export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'> => async ({ capability, body }, ctx) => {
+  const { product_ids: productIds } = body;
 
   return withSnapshot(deps.pool, async (db, record) => {
     const found = new Map((await productsById(db, productIds)).map((p) => [p.product_id, p]));
@@ -30,7 +30,7 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
       return {
         answer: buildAnswer({
           request_id: ctx.requestId,
-          capability: 'compare_products',
+          capability,
           record,
           status: 'refused',
           summary: 'The comparison is refused because a named product is REGISTERED: the Record holds no comparable label of it.',
@@ -54,7 +54,7 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'compare_products',
+        capability,
         record,
         status: notComparable.length > 0 || prices.length === 0 ? 'partial' : 'supported',
         summary: `Declared doses of ${products.length} products side by side from their latest label states, with price per serving as a calculation; no winner is named.`,
@@ -85,7 +85,7 @@ export const compareProducts = recordCapability('compare_products', (deps) => as
       entities: productIds,
     };
   });
-});
+};
 
 /** One price per product, so the comparison puts like beside like: its newest list price, else its newest price of any basis. */
 function preferredPrices(newestPerBasis: PriceRow[]): PriceRow[] {

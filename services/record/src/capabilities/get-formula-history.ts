@@ -1,6 +1,6 @@
 import { Refusal, buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { historyState } from '../domain/facts';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
@@ -14,8 +14,8 @@ import { releasedSignalsOfProduct, type SignalRow } from '../queries/signals';
  * A Signal's observation window is never turned into a change date, and an
  * unreviewed candidate never appears: only released Signals are read.
  */
-export const getFormulaHistory = recordCapability('get_formula_history', (deps) => async ({ params }, ctx) => {
-  const productId = (params as { product_id: string }).product_id;
+export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_history'> => async ({ capability, params }, ctx) => {
+  const productId = params.product_id;
 
   return withSnapshot(deps.pool, async (db, record) => {
     const product = await productById(db, productId);
@@ -35,7 +35,7 @@ export const getFormulaHistory = recordCapability('get_formula_history', (deps) 
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_formula_history',
+        capability,
         record,
         status,
         summary:
@@ -76,7 +76,7 @@ export const getFormulaHistory = recordCapability('get_formula_history', (deps) 
       entities: [productId],
     };
   });
-});
+};
 
 function signal(row: SignalRow, product: ProductRow, publicBaseUrl: string) {
   return {

@@ -1,6 +1,6 @@
 import { Refusal, buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { commercialFact } from '../domain/economics';
 import { declaredFacts, servingFacts, undisclosedAmountCount } from '../domain/facts';
 import { displayName, productIdentity } from '../domain/identity';
@@ -16,8 +16,8 @@ import { sourcesOfProduct } from '../queries/sources';
  * retailer and basis, and freshness and source health as data. An unreadable
  * manufacturer source makes the answer `stale`, never an error.
  */
-export const getProductRecord = recordCapability('get_product_record', (deps) => async ({ params }, ctx) => {
-  const productId = (params as { product_id: string }).product_id;
+export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_record'> => async ({ capability, params }, ctx) => {
+  const productId = params.product_id;
 
   return withSnapshot(deps.pool, async (db, record) => {
     const product = await productById(db, productId);
@@ -46,7 +46,7 @@ export const getProductRecord = recordCapability('get_product_record', (deps) =>
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_product_record',
+        capability,
         record,
         status,
         summary,
@@ -93,7 +93,7 @@ export const getProductRecord = recordCapability('get_product_record', (deps) =>
       entities: [productId],
     };
   });
-});
+};
 
 function confidenceOf(depth: string, classification: string | null, unreadable: boolean): { level: 'high' | 'medium' | 'low'; basis: string } {
   if (depth === 'REGISTERED' || classification === null) return { level: 'low', basis: 'Identity only: no label state is captured.' };

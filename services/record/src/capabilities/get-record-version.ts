@@ -1,6 +1,6 @@
 import { SUPPORTED_CATEGORY, buildAnswer, depthClasses } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { limitation } from '../domain/limitations';
 import { recordCoverage, type CoverageRow } from '../queries/coverage';
 
@@ -14,7 +14,7 @@ const coverageByVersion = new Map<string, CoverageRow>();
  * The Record's version, methodology version, supported category, coverage
  * counts and source freshness. It names no entity and spends no budget.
  */
-export const getRecordVersion = recordCapability('get_record_version', (deps) => async (_input, ctx) =>
+export const getRecordVersion = (deps: RecordDeps): HandlerOf<'get_record_version'> => async ({ capability }, ctx) =>
   withSnapshot(deps.pool, async (db, record) => {
     let counts = coverageByVersion.get(record.record_version);
     if (!counts) {
@@ -28,7 +28,7 @@ export const getRecordVersion = recordCapability('get_record_version', (deps) =>
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_record_version',
+        capability,
         record,
         status: 'supported',
         summary: `The Record is at version ${record.record_version} under methodology ${record.methodology_version}, covering the ${SUPPORTED_CATEGORY} category.`,
@@ -68,5 +68,4 @@ export const getRecordVersion = recordCapability('get_record_version', (deps) =>
       }),
       entities: [],
     };
-  }),
-);
+  });

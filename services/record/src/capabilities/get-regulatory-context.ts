@@ -1,6 +1,6 @@
-import { buildAnswer, type IngredientContextBody } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { regulatoryRecord } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
 import { ingredientTargets } from '../domain/ingredient-targets';
@@ -13,9 +13,9 @@ import { regulatoryOf } from '../queries/ingredients';
  * Each says exactly what the filing is; none is worded as an approval, a
  * warning about a product or a finding of harm.
  */
-export const getRegulatoryContext = recordCapability('get_regulatory_context', (deps) => async ({ body }, ctx) =>
+export const getRegulatoryContext = (deps: RecordDeps): HandlerOf<'get_regulatory_context'> => async ({ capability, body }, ctx) =>
   withSnapshot(deps.pool, async (db, record) => {
-    const targets = await ingredientTargets(db, body as IngredientContextBody);
+    const targets = await ingredientTargets(db, body);
     const ids = targets.ingredients.map((i) => i.ingredient_id);
     const rows = ids.length > 0 ? await regulatoryOf(db, ids) : [];
     const byId = new Map(targets.ingredients.map((i) => [i.ingredient_id, i]));
@@ -26,7 +26,7 @@ export const getRegulatoryContext = recordCapability('get_regulatory_context', (
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_regulatory_context',
+        capability,
         record,
         // An ingredient with no filing is a complete answer about the Record; only unknown ids make it partial.
         status: targets.unknownIds.length > 0 || targets.ingredients.length === 0 ? 'partial' : 'supported',
@@ -60,5 +60,4 @@ export const getRegulatoryContext = recordCapability('get_regulatory_context', (
       }),
       entities: ids,
     };
-  }),
-);
+  });

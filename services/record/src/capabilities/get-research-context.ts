@@ -1,6 +1,6 @@
-import { buildAnswer, type IngredientContextBody } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { researchContext } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
 import { ingredientTargets } from '../domain/ingredient-targets';
@@ -12,9 +12,9 @@ import { researchOf } from '../queries/ingredients';
  * named ingredients or for the ingredients a product's latest label declares.
  * A studied range is never a recommended dose or a verdict on a product.
  */
-export const getResearchContext = recordCapability('get_research_context', (deps) => async ({ body }, ctx) =>
+export const getResearchContext = (deps: RecordDeps): HandlerOf<'get_research_context'> => async ({ capability, body }, ctx) =>
   withSnapshot(deps.pool, async (db, record) => {
-    const targets = await ingredientTargets(db, body as IngredientContextBody);
+    const targets = await ingredientTargets(db, body);
     const ids = targets.ingredients.map((i) => i.ingredient_id);
     const rows = ids.length > 0 ? await researchOf(db, ids) : [];
     const byId = new Map(targets.ingredients.map((i) => [i.ingredient_id, i]));
@@ -24,7 +24,7 @@ export const getResearchContext = recordCapability('get_research_context', (deps
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_research_context',
+        capability,
         record,
         status: partial ? 'partial' : 'supported',
         summary:
@@ -57,5 +57,4 @@ export const getResearchContext = recordCapability('get_research_context', (deps
       }),
       entities: targets.ingredients.map((i) => i.ingredient_id),
     };
-  }),
-);
+  });

@@ -1,6 +1,6 @@
 import { Refusal, buildAnswer } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { commercialFact, newestPerBasis, pricePerGramOf, pricePerServing, priceRuns, servingsFor, type CalculationOut } from '../domain/economics';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
@@ -15,8 +15,8 @@ import { productById } from '../queries/products';
  * Prices over time are runs of dated observations at one price (each run's
  * first and last observation are the commercial facts), never a change date.
  */
-export const getServingEconomics = recordCapability('get_serving_economics', (deps) => async ({ params }, ctx) => {
-  const productId = (params as { product_id: string }).product_id;
+export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_economics'> => async ({ capability, params }, ctx) => {
+  const productId = params.product_id;
 
   return withSnapshot(deps.pool, async (db, record) => {
     const product = await productById(db, productId);
@@ -44,7 +44,7 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'get_serving_economics',
+        capability,
         record,
         status: observations.length === 0 || uncalculated || product.depth_class === 'REGISTERED' ? 'partial' : 'supported',
         summary:
@@ -89,4 +89,4 @@ export const getServingEconomics = recordCapability('get_serving_economics', (de
       entities: [productId],
     };
   });
-});
+};

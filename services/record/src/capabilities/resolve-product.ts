@@ -1,6 +1,6 @@
-import { Refusal, SEARCH_RESULT_CAP, buildAnswer, type RecordState, type ResolveProductBody } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityResult } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { Refusal, SEARCH_RESULT_CAP, buildAnswer, type RecordState } from '@evidence-record/contract';
+import { withSnapshot, type CapabilityResult, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { normalizeName, words } from '../domain/normalize';
@@ -15,8 +15,8 @@ const CANDIDATE_CAP = SEARCH_RESULT_CAP;
  * aliases and "brand + name/alias". One product: supported. Several, or a
  * bare brand name: ambiguous with candidates. None: unsupported.
  */
-export const resolveProduct = recordCapability('resolve_product', (deps) => async ({ body }, ctx) => {
-  const { identifier } = body as ResolveProductBody;
+export const resolveProduct = (deps: RecordDeps): HandlerOf<'resolve_product'> => async ({ capability, body }, ctx) => {
+  const { identifier } = body;
   const normalized = normalizeName(identifier);
   if (normalized.length === 0) {
     throw new Refusal('invalid_request', {
@@ -33,7 +33,7 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
       return {
         answer: buildAnswer({
           request_id: ctx.requestId,
-          capability: 'resolve_product',
+          capability,
           record,
           status: 'supported',
           summary: `The identifier names exactly one product in the Record: ${displayName(match)}.`,
@@ -51,7 +51,7 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
     }
 
     if (total > 1) {
-      return ambiguous(ctx.requestId, record, normalized, matches, total, {
+      return ambiguous(capability, ctx.requestId, record, normalized, matches, total, {
         summary: `The identifier is shared by ${total} products in the Record; pick one candidate, none is assumed.`,
         basis: 'The normalised identifier matches the name or an alias of several products.',
       });
@@ -59,7 +59,7 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
 
     const brand = await productsOfBrandNamed(db, normalized, CANDIDATE_CAP);
     if (brand) {
-      return ambiguous(ctx.requestId, record, normalized, brand.products, brand.total, {
+      return ambiguous(capability, ctx.requestId, record, normalized, brand.products, brand.total, {
         summary: `The identifier names the brand ${brand.brand_name}, not one product; pick one candidate, none is assumed.`,
         basis: 'The normalised identifier is a brand name; a brand is not a product.',
       });
@@ -68,7 +68,7 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'resolve_product',
+        capability,
         record,
         status: 'unsupported',
         summary: 'The identifier names no product the Record covers.',
@@ -83,9 +83,10 @@ export const resolveProduct = recordCapability('resolve_product', (deps) => asyn
       entities: [],
     };
   });
-});
+};
 
 function ambiguous(
+  capability: 'resolve_product',
   requestId: string,
   record: RecordState,
   normalized: string,
@@ -96,7 +97,7 @@ function ambiguous(
   return {
     answer: buildAnswer({
       request_id: requestId,
-      capability: 'resolve_product',
+      capability,
       record,
       status: 'ambiguous',
       summary: say.summary,

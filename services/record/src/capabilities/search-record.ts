@@ -1,6 +1,6 @@
-import { Refusal, SEARCH_RESULT_CAP, buildAnswer, type SearchRecordBody } from '@evidence-record/contract';
-import { withSnapshot } from '@evidence-record/platform';
-import { recordCapability } from '../capability';
+import { Refusal, SEARCH_RESULT_CAP, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import type { RecordDeps } from '../deps';
 import { productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { normalizeName, words } from '../domain/normalize';
@@ -17,8 +17,8 @@ const NAME_LEADERS = 50;
  * declares). At most SEARCH_RESULT_CAP products, no cursor: it is never a
  * way to list the Record.
  */
-export const searchRecord = recordCapability('search_record', (deps) => async ({ body }, ctx) => {
-  const { query } = body as SearchRecordBody;
+export const searchRecord = (deps: RecordDeps): HandlerOf<'search_record'> => async ({ capability, body }, ctx) => {
+  const { query } = body;
   const normalized = normalizeName(query);
   if (normalized.length === 0) {
     throw new Refusal('invalid_request', {
@@ -47,7 +47,7 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
       return {
         answer: buildAnswer({
           request_id: ctx.requestId,
-          capability: 'search_record',
+          capability,
           record,
           status: 'unsupported',
           summary: 'No product in the Record matches the question by name, alias, brand or declared ingredient.',
@@ -64,7 +64,7 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
     return {
       answer: buildAnswer({
         request_id: ctx.requestId,
-        capability: 'search_record',
+        capability,
         record,
         status: 'supported',
         summary: `The ${results.length} product${results.length === 1 ? '' : 's'} in the Record that best match the question, ranked, with what matched in each.`,
@@ -90,4 +90,4 @@ export const searchRecord = recordCapability('search_record', (deps) => async ({
       entities: results.map((r) => r.product_id),
     };
   });
-});
+};

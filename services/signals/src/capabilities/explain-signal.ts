@@ -1,5 +1,5 @@
-import { Refusal, buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler, type PoolClient } from '@evidence-record/platform';
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { correctionsOf, findReleasedSignal, productIdentity, type SignalRow } from '../queries/signals';
 import {
@@ -22,16 +22,14 @@ import {
   type SourceReferenceOut,
 } from '../present';
 
-const capability = capabilities.explain_signal;
-
 /**
  * explain_signal: one released Signal with both sides of the change, its
  * observation window, the readings that bound it, and what happened to it
  * since release. A Signal that is not released (open, refused, approved but
  * not yet released) is absent exactly like an invented id.
  */
-export function explainSignal(deps: SignalsDeps): CapabilityHandler {
-  return async ({ params }, ctx) =>
+export function explainSignal(deps: SignalsDeps): HandlerOf<'explain_signal'> {
+  return async ({ capability, params }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const row = await findReleasedSignal(client, params.signal_id);
       if (!row) throw new Refusal('not_found');
@@ -51,7 +49,7 @@ export function explainSignal(deps: SignalsDeps): CapabilityHandler {
       ];
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         product: product ? presentProduct(product) : null,
         summary: `A confirmed ${row.dimension} change to ${row.product_name}, released ${row.released_on}${row.status === 'released' ? '' : ` and since ${row.status}`}.`,

@@ -5,11 +5,9 @@ import {
   Refusal,
   SUPPORTED_CATEGORY,
   buildAnswer,
-  capabilities,
   signalDimensions,
-  type CategorySnapshotQuery,
 } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
@@ -17,8 +15,6 @@ import { correctionsOf, releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
 import { presentSignal } from '../present';
 import { proportion } from '../proportion';
-
-const capability = capabilities.get_category_snapshot;
 
 const SIGNAL_COHORT = 'released Signals in window';
 const PRODUCT_COHORT = 'covered products (not retired)';
@@ -46,8 +42,8 @@ export function resolveWindow(query: { from?: string; to?: string }, today: stri
  * released Signals and the coverage state of the category, with a capped
  * page of the Signals themselves.
  */
-export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
-  return async ({ query }: { query: CategorySnapshotQuery }, ctx) => {
+export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_snapshot'> {
+  return async ({ capability, query }, ctx) => {
     const cursorContext = { secret: deps.cursorSecret, kind: 'snapshot' as const, filters: { from: query.from, to: query.to } };
     const cursor = query.cursor ? readCursor(cursorContext, query.cursor) : null;
     // Later pages read the window the first page resolved, even if the default window has moved since.
@@ -83,7 +79,7 @@ export function getCategorySnapshot(deps: SignalsDeps): CapabilityHandler {
       ];
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary: `A snapshot of ${released} released Signal${released === 1 ? '' : 's'} in the ${SUPPORTED_CATEGORY} category from ${window.from} to ${window.to}, with coverage state.`,
         signals,

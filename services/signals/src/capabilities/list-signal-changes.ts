@@ -1,11 +1,9 @@
-import { DEFAULT_PAGE_SIZE, buildAnswer, capabilities, type SignalFeedQuery } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { DEFAULT_PAGE_SIZE, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { issueCursor, readCursor } from '../cursor';
 import { correctionsOf, releasedSignalsPage, type FeedFilters } from '../queries/signals';
 import { presentSignal } from '../present';
-
-const capability = capabilities.list_signal_changes;
 
 /**
  * list_signal_changes: released Signals, newest release first (ties by
@@ -14,8 +12,8 @@ const capability = capabilities.list_signal_changes;
  * after the last, so a poller that passes the newest `review.released_at` it
  * processed as `since` receives every Signal exactly once.
  */
-export function listSignalChanges(deps: SignalsDeps): CapabilityHandler {
-  return async ({ query }: { query: SignalFeedQuery }, ctx) => {
+export function listSignalChanges(deps: SignalsDeps): HandlerOf<'list_signal_changes'> {
+  return async ({ capability, query }, ctx) => {
     const filters: FeedFilters = {
       since: query.since,
       until: query.until,
@@ -38,7 +36,7 @@ export function listSignalChanges(deps: SignalsDeps): CapabilityHandler {
 
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary:
           signals.length === 0

@@ -1,12 +1,10 @@
-import { Refusal, buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { productIdentity, receiptItem, watchConfidence } from '../answers';
 import type { WatchDeps } from '../deps';
 import { coverageOf, currentPeriod, periodOf, utcDate } from '../monitoring';
 import { checkCounts, monitoringSpans, releasedSignals, watchedProducts } from '../queries/receipts';
-
-export const capability = capabilities.get_watch_receipt;
 
 /**
  * The monitoring receipt of one calendar month for every watched product:
@@ -14,8 +12,8 @@ export const capability = capabilities.get_watch_receipt;
  * recoveries and confirmed Signals. Days the monitoring ledger does not reach
  * make the period partly covered; they are never reported as zero checks.
  */
-export function getWatchReceipt(deps: WatchDeps): CapabilityHandler {
-  return async ({ query }, ctx) => {
+export function getWatchReceipt(deps: WatchDeps): HandlerOf<'get_watch_receipt'> {
+  return async ({ capability, query }, ctx) => {
     const now = deps.now();
     const today = utcDate(now);
     const requested: string = query.period ?? currentPeriod(now);
@@ -28,7 +26,7 @@ export function getWatchReceipt(deps: WatchDeps): CapabilityHandler {
     const period = periodOf(requested);
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       const products = await watchedProducts(client, account.accountId);
       const ids = products.map((p) => p.product_id);
       const spans = await monitoringSpans(client, ids);
@@ -52,7 +50,7 @@ export function getWatchReceipt(deps: WatchDeps): CapabilityHandler {
 
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: partly.length > 0 ? 'partial' : 'supported',
         summary:
           items.length === 0

@@ -1,5 +1,5 @@
-import { Refusal, buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, withTransaction, type CapabilityHandler } from '@evidence-record/platform';
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, withTransaction, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { NO_SUBSCRIPTION, productIdentity, watchConfidence, watchItem } from '../answers';
 import type { WatchDeps } from '../deps';
@@ -7,20 +7,18 @@ import { utcDate } from '../monitoring';
 import { lockAccount } from '../queries/accounts';
 import { addWatch, countWatches, findProduct, isWatched, listWatchItems } from '../queries/watches';
 
-export const capability = capabilities.watch_product;
-
 /**
  * Adds a covered product to the account's watchlist. Watching a product
  * already watched changes nothing and succeeds; a product the Record does not
  * hold is not_found, a retired one is not watchable, and a new watch beyond
  * the plan's limit is refused. No subscription is started.
  */
-export function watchProduct(deps: WatchDeps): CapabilityHandler {
-  return async ({ body }, ctx) => {
+export function watchProduct(deps: WatchDeps): HandlerOf<'watch_product'> {
+  return async ({ capability, body }, ctx) => {
     const productId: string = body.product_id;
 
     const changed = await withTransaction(deps.pool, async (client) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
       const product = await findProduct(client, productId);
       if (!product) throw new Refusal('not_found', { details: { product_id: productId } });
@@ -36,7 +34,7 @@ export function watchProduct(deps: WatchDeps): CapabilityHandler {
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       const now = deps.now();
       const [row] = await listWatchItems(client, account.accountId, utcDate(now), productId);
       // Removed again by a concurrent call between the two transactions: report that honestly.
@@ -45,7 +43,7 @@ export function watchProduct(deps: WatchDeps): CapabilityHandler {
       const item = watchItem(row, now);
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary: changed ? `${row.name} is now on the watchlist.` : `${row.name} was already on the watchlist; nothing changed.`,
         product: productIdentity(row),

@@ -1,24 +1,22 @@
-import { Refusal, buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, withTransaction, type CapabilityHandler } from '@evidence-record/platform';
+import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, withTransaction, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { productIdentity, watchConfidence } from '../answers';
 import type { WatchDeps } from '../deps';
 import { lockAccount } from '../queries/accounts';
 import { cancelPendingAlerts, countWatches, findProduct, removeWatch } from '../queries/watches';
 
-export const capability = capabilities.unwatch_product;
-
 /**
  * Removes a product from the watchlist. Removing one that is not watched
  * succeeds without change. Alerts not yet sent for this product are
  * cancelled with the watch; alerts already delivered are left alone.
  */
-export function unwatchProduct(deps: WatchDeps): CapabilityHandler {
-  return async ({ params }, ctx) => {
+export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
+  return async ({ capability, params }, ctx) => {
     const productId: string = params.product_id;
 
     const outcome = await withTransaction(deps.pool, async (client) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
       if (!(await findProduct(client, productId))) throw new Refusal('not_found', { details: { product_id: productId } });
       const changed = await removeWatch(client, account.accountId, productId);
@@ -27,13 +25,13 @@ export function unwatchProduct(deps: WatchDeps): CapabilityHandler {
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       const product = await findProduct(client, productId);
       if (!product) throw new Refusal('not_found', { details: { product_id: productId } });
       const count = await countWatches(client, account.accountId);
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary: outcome.changed
           ? `${product.name} is no longer on the watchlist; no further alerts will be sent about it.`

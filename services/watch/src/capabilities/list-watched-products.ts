@@ -1,18 +1,16 @@
-import { buildAnswer, capabilities } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityHandler } from '@evidence-record/platform';
+import { buildAnswer } from '@evidence-record/contract';
+import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { productIdentity, watchConfidence, watchItem } from '../answers';
 import type { WatchDeps } from '../deps';
 import { utcDate } from '../monitoring';
 import { listWatchItems } from '../queries/watches';
 
-export const capability = capabilities.list_watched_products;
-
 /** The account's watchlist: each product with its monitoring state, last read and next check due. */
-export function listWatchedProducts(deps: WatchDeps): CapabilityHandler {
-  return async (_input, ctx) =>
+export function listWatchedProducts(deps: WatchDeps): HandlerOf<'list_watched_products'> {
+  return async ({ capability }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
-      const account = await boundAccount(client, ctx, capability.name);
+      const account = await boundAccount(client, ctx, capability);
       const now = deps.now();
       const rows = await listWatchItems(client, account.accountId, utcDate(now));
       const items = rows.map((row) => watchItem(row, now));
@@ -25,7 +23,7 @@ export function listWatchedProducts(deps: WatchDeps): CapabilityHandler {
 
       const answer = buildAnswer({
         request_id: ctx.requestId,
-        capability: capability.name,
+        capability,
         status: 'supported',
         summary: items.length === 0 ? 'The watchlist of this account is empty.' : `The watchlist of this account: ${items.length} product(s) with their monitoring state.`,
         products: rows.map(productIdentity),
