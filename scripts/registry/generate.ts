@@ -72,6 +72,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.smtp) w.smtp = true;
     if (n.cursorSecret) w.cursor = true;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
+    if (n.internet) w.internet = true;
     const callers = callersOf(s.name, all);
     if (callers.length) w.callers = callers;
     if (s.calls?.length) w.calls = [...s.calls];

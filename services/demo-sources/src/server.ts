@@ -71,7 +71,7 @@ export function offerHtml(o: OfferSpec): string {
 <body><h1>${o.name}</h1><p class="stock">${Math.floor(Math.random() * 1000)} left</p><div class="reviews">4.${Math.floor(Math.random() * 10)} stars</div></body></html>`;
 }
 
-export async function startSourceServer(opts: { port?: number } = {}): Promise<SourceServer> {
+export async function startSourceServer(opts: { port?: number; control?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean } = {}): Promise<SourceServer> {
   const labels = new Map<number, Record<string, unknown>>();
   const offers = new Map<string, OfferSpec>();
   const behaviours = new Map<string, Behaviour>();
@@ -92,6 +92,7 @@ export async function startSourceServer(opts: { port?: number } = {}): Promise<S
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
+    if (opts.control?.(req, res, path)) return;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (requests.length < 50_000) requests.push({ path, headers: req.headers, at: Date.now() });
     const b = behaviours.get(path);

@@ -1,6 +1,6 @@
 import type { CaptureInput } from '@evidence-record/curation';
 import { CurationRefused, labelOf, openCandidateIn, placeCapture, refreshDepth } from '@evidence-record/curation';
-import { withRecordChange, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
+import { startSpan, withRecordChange, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, keepEvidence, loadEvidence, type Evidence } from './evidence';
 import { FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
@@ -64,24 +64,31 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
     await releaseLease(deps.pool, src.source_id, src.lease_token);
     return null;
   }
+  // One trace per check; its id is on every log line of the check.
+  const span = startSpan('monitor.check', { attributes: { 'er.source_id': src.source_id, 'er.source_kind': src.kind } });
+  const log = deps.log?.child({ trace_id: span.traceId, span_id: span.spanId, source_id: src.source_id, kind: src.kind });
   const started = performance.now();
   let reading: Reading;
   try {
     reading = await read(deps, src);
   } catch (err) {
     reading = { outcome: 'unreadable', reason: `internal: ${(err as Error).message}`.slice(0, 300), status: null, retryAfterMs: null };
-  } finally {
-    // released below with the right wait
   }
   const durationMs = Math.round(performance.now() - started);
-  await releaseHost(deps.pool, src.host, deps.owner, Math.max(deps.settings.MONITOR_HOST_INTERVAL_MS, reading.retryAfterMs ?? 0));
-  deps.metrics?.fetchSeconds.observe({ kind: src.kind }, durationMs / 1000);
-  const summary = await recordCheck(deps, src, reading, durationMs);
-  deps.metrics?.checks.inc({ kind: src.kind, outcome: summary.outcome });
-  if (summary.recovered) deps.metrics?.recoveries.inc({ kind: src.kind });
-  if (summary.candidates_opened) deps.metrics?.candidates.inc({ kind: src.kind }, summary.candidates_opened);
-  deps.log?.info({ source_id: src.source_id, kind: src.kind, outcome: summary.outcome, reason: summary.reason, duration_ms: durationMs, status: reading.status }, 'check recorded');
-  return summary;
+  try {
+    await releaseHost(deps.pool, src.host, deps.owner, Math.max(deps.settings.MONITOR_HOST_INTERVAL_MS, reading.retryAfterMs ?? 0));
+    deps.metrics?.fetchSeconds.observe({ kind: src.kind }, durationMs / 1000);
+    const summary = await recordCheck(deps, src, reading, durationMs);
+    deps.metrics?.checks.inc({ kind: src.kind, outcome: summary.outcome });
+    if (summary.recovered) deps.metrics?.recoveries.inc({ kind: src.kind });
+    if (summary.candidates_opened) deps.metrics?.candidates.inc({ kind: src.kind }, summary.candidates_opened);
+    log?.info({ outcome: summary.outcome, reason: summary.reason, duration_ms: durationMs, http_status: reading.status, recovered: summary.recovered, candidates_opened: summary.candidates_opened }, 'check recorded');
+    span.end({ attributes: { 'er.outcome': summary.outcome } });
+    return summary;
+  } catch (err) {
+    span.end({ error: err });
+    throw err;
+  }
 }
 
 /** The URL requested: a DSLD label gets the data.gov key as DSLD's `api_key` parameter (never stored, never logged). */

@@ -24,11 +24,16 @@ function add(t: RunTotals, s: CheckSummary): void {
 }
 
 /** Runs leased checks with at most `concurrency` in flight; a check whose lease was lost records nothing. */
-async function runBatch(deps: MonitorDeps, batch: LeasedSource[], totals: RunTotals, concurrency: number, done: Set<number>): Promise<void> {
+async function runBatch(deps: MonitorDeps, batch: LeasedSource[], totals: RunTotals, concurrency: number, done: Set<number>, stopping: () => boolean = () => false): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < batch.length) {
       const src = batch[next++]!;
+      if (stopping()) {
+        // Shutting down: checks not started are given back at once, so another replica takes them without waiting for expiry.
+        await releaseLease(deps.pool, src.source_id, src.lease_token).catch(() => undefined);
+        continue;
+      }
       if (src.retaken) deps.metrics?.retakenLeases.inc();
       try {
         const summary = await performCheck(deps, src);
@@ -86,7 +91,7 @@ async function somethingLeft(deps: MonitorDeps, productId: string | null, done: 
 }
 
 /** The service's loop: lease, check, repeat; stop() finishes the checks in hand and takes no new ones. */
-export function startLoop(deps: MonitorDeps): { stop: () => Promise<void>; totals: RunTotals } {
+export function startLoop(deps: MonitorDeps, onIdle?: () => Promise<void>): { stop: () => Promise<void>; totals: RunTotals } {
   const totals = emptyTotals();
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -99,9 +104,11 @@ export function startLoop(deps: MonitorDeps): { stop: () => Promise<void>; total
         deps.log?.error({ err: String(err) }, 'leasing due checks failed');
       }
       if (batch.length > 0) {
-        await runBatch(deps, batch, totals, deps.settings.MONITOR_CONCURRENCY, new Set());
+        await runBatch(deps, batch, totals, deps.settings.MONITOR_CONCURRENCY, new Set(), () => stopping);
         continue;
       }
+      await onIdle?.().catch(() => undefined);
+      if (stopping) break;
       await new Promise<void>((resolve) => {
         wake = resolve;
         setTimeout(resolve, deps.settings.MONITOR_POLL_MS);

@@ -101,7 +101,7 @@ export async function listSources(pool: Pool, productId: string): Promise<Source
 }
 
 /** Pauses or resumes a source; a resumed source is due at once. */
-export async function setSourceState(pool: Pool, sourceId: string, state: 'active' | 'paused'): Promise<{ source_id: string; state: string; next_check_due: string | null; record_version: string | null }> {
+export async function setSourceState(pool: Pool, sourceId: string, state: 'active' | 'paused'): Promise<{ source_id: number; state: string; next_check_due: string | null; record_version: string | null }> {
   if (!/^\d{1,18}$/.test(sourceId)) throw new CurationRefused(`${sourceId} is not a source id`, 'invalid_input');
   const { result, record_version } = await withRecordChange(pool, `source ${sourceId} ${state}`, async (client) => {
     const { rows } = await client.query<{ product_id: string; state: string; next_check_due: Date | null }>(
@@ -115,5 +115,5 @@ export async function setSourceState(pool: Pool, sourceId: string, state: 'activ
     await refreshDepth(client, rows[0].product_id);
     return rows[0];
   });
-  return { source_id: sourceId, state: result.state, next_check_due: iso(result.next_check_due), record_version };
+  return { source_id: Number(sourceId), state: result.state, next_check_due: iso(result.next_check_due), record_version };
 }

@@ -24,6 +24,8 @@ const Needs = z.strictObject({
   cursorSecret: z.boolean().optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
+  /** Reads public web sources: egress on 80/443 to addresses outside the cluster's ranges (networkPolicy.egress.internet). */
+  internet: z.boolean().optional(),
 });
 export type Needs = z.infer<typeof Needs>;
 
