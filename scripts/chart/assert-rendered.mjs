@@ -53,7 +53,7 @@ const SERVICES = Object.fromEntries(
       ...(s.calls ?? []).map(urlEnv),
     ];
     const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET'])];
-    return [s.name, { port: s.port, http: s.http, env, forbidden }];
+    return [s.name, { port: s.port, http: s.http, env, forbidden, internet: n.internet === true }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
@@ -303,6 +303,15 @@ function checkNetworkPolicies(values, policies, prefix) {
     else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
     if (SERVICES[svc].env.includes('REDIS_URL')) check(hasPort(values.externalRedis.port, 'TCP'), `networkpolicy ${svc}: Redis egress missing`);
     if (SERVICES[svc].env.includes('NATS_URL')) check(hasPort(values.externalNats.port, 'TCP'), `networkpolicy ${svc}: NATS egress missing`);
+    // Only a service that reads public web sources (the monitor) may reach the internet, and never the private ranges.
+    const webPorts = values.networkPolicy.egress.internet?.ports ?? [80, 443];
+    const internetRules = egress.filter((r) => (r.to ?? []).some((t) => t.ipBlock?.cidr === '0.0.0.0/0') && (r.ports ?? []).some((x) => webPorts.includes(x.port)));
+    if (SERVICES[svc].internet) {
+      const rule = internetRules[0];
+      check(rule && values.networkPolicy.egress.internet.ports.every((x) => (rule.ports ?? []).some((y) => y.port === x)), `networkpolicy ${svc}: internet egress on ${values.networkPolicy.egress.internet.ports} missing`);
+      const except = rule?.to?.find((t) => t.ipBlock?.cidr === '0.0.0.0/0')?.ipBlock.except ?? [];
+      check(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'].every((c) => except.includes(c)), `networkpolicy ${svc}: internet egress must except the private and link-local ranges`);
+    } else check(internetRules.length === 0, `networkpolicy ${svc}: internet egress not needed`);
     if (SERVICES[svc].env.includes('SMTP_URL')) check(values.smtp.ports.every((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress missing`);
     else check(!values.smtp.ports.some((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress not needed`);
   }

@@ -43,6 +43,8 @@ export const LabelInput = z
       .default(null),
     blends: z.array(BlendInput).max(20).default([]),
     ingredients: z.array(DeclaredIngredientInput).max(200),
+    // The source marks the product off the market (DSLD offMarket).
+    off_market: z.boolean().default(false),
     note: text(500).nullable().default(null),
   })
   .refine((l) => l.ingredients.every((i) => i.blend === null || l.blends.some((b) => b.name === i.blend)), {

@@ -180,8 +180,8 @@ async function placeLabel(
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
-                                 serving_size, serving_unit, servings_per_container, serving_description, note)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10)`,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       stateId,
       productId,
@@ -193,6 +193,7 @@ async function placeLabel(
       label.serving?.servings_per_container ?? null,
       label.serving?.description ?? null,
       label.note,
+      label.off_market,
     ],
   );
   const blendIds = new Map<string, number>();
@@ -217,6 +218,7 @@ async function placeLabel(
 function contentOf(label: LabelInput): LabelContent {
   return {
     classification: label.classification,
+    off_market: label.off_market,
     serving: {
       size: label.serving?.size ?? null,
       unit: label.serving?.unit ?? null,

@@ -2,7 +2,7 @@ import { createPool, loadConfig, withRecordChange } from '@evidence-record/platf
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
 import { MonitorSettingsSchema, addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
 import { DEMO_BRAND, DEMO_LABEL_ID, DEMO_PRODUCT, DEMO_RETAILERS, changed, demoLabel, demoOffer, initialDemoState, type DemoState } from './demo';
-import { startSourceServer } from './server';
+import { startSourceServer, type SourceServer } from './server';
 
 /**
  * The local demo source server (decision 1009), started by `npm run up`:
@@ -128,7 +128,18 @@ async function change(what: string | undefined): Promise<void> {
   }
 }
 
+/** Benchmark fixture: generated labels and offers on `count` ports (each port is a host to the monitor's politeness). */
+async function benchServe(count: number): Promise<void> {
+  const servers: SourceServer[] = [];
+  for (let i = 0; i < count; i++) servers.push(await startSourceServer({ generate: true }));
+  process.stdout.write(`${JSON.stringify({ ports: servers.map((s) => s.port) })}\n`);
+  const stop = () => void Promise.all(servers.map((s) => s.close())).then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
 if (command === 'serve') await serve();
+else if (command === 'bench-serve') await benchServe(Number(arg ?? 200));
 else if (command === 'register') await register();
 else if (command === 'change') await change(arg);
 else {

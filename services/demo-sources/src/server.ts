@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
+import { dsldLabel } from './labels';
 
 /**
  * A local source server (decision 1009): plays the DSLD API v9
@@ -71,7 +72,14 @@ export function offerHtml(o: OfferSpec): string {
 <body><h1>${o.name}</h1><p class="stock">${Math.floor(Math.random() * 1000)} left</p><div class="reviews">4.${Math.floor(Math.random() * 10)} stars</div></body></html>`;
 }
 
-export async function startSourceServer(opts: { port?: number; control?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean } = {}): Promise<SourceServer> {
+export interface SourceServerOptions {
+  port?: number;
+  control?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
+  /** Benchmark mode: a label or offer not set is generated from its id or slug instead of 404. */
+  generate?: boolean;
+}
+
+export async function startSourceServer(opts: SourceServerOptions = {}): Promise<SourceServer> {
   const labels = new Map<number, Record<string, unknown>>();
   const offers = new Map<string, OfferSpec>();
   const behaviours = new Map<string, Behaviour>();
@@ -94,7 +102,7 @@ export async function startSourceServer(opts: { port?: number; control?: (req: I
     const path = (req.url ?? '/').split('?')[0]!;
     if (opts.control?.(req, res, path)) return;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (requests.length < 50_000) requests.push({ path, headers: req.headers, at: Date.now() });
+    if (!opts.generate && requests.length < 50_000) requests.push({ path, headers: req.headers, at: Date.now() });
     const b = behaviours.get(path);
     const respond = () => {
       if (b && (b.times === undefined || b.times > 0)) {
@@ -132,12 +140,13 @@ export async function startSourceServer(opts: { port?: number; control?: (req: I
       }
       const label = /^\/dsld\/v9\/label\/(\d+)$/.exec(path);
       if (label) {
-        const l = labels.get(Number(label[1]));
+        const id = Number(label[1]);
+        const l = labels.get(id) ?? (opts.generate ? dsldLabel({ id, brand: 'Bench Brand', name: `Bench ${id}`, caffeineMg: 100 + (id % 200) }) : undefined);
         return l ? send(req, res, 200, 'application/json', JSON.stringify(l)) : send(req, res, 404, 'application/json', '{"error":"not found"}');
       }
       const shop = /^\/shop\/([a-z0-9-]+)\/([a-z0-9-]+)$/.exec(path);
       if (shop) {
-        const o = offers.get(`${shop[1]}/${shop[2]}`);
+        const o = offers.get(`${shop[1]}/${shop[2]}`) ?? (opts.generate ? { name: shop[2]!, price: 30 + (shop[2]!.length % 20), listPrice: 30 + (shop[2]!.length % 20) } : undefined);
         return o ? send(req, res, 200, 'text/html; charset=utf-8', offerHtml(o)) : send(req, res, 404, 'text/html', '<html><body>not found</body></html>');
       }
       send(req, res, 404, 'text/plain', 'not found');

@@ -175,6 +175,9 @@ function nextDue(src: LeasedSource, reading: Reading, now: Date, unreadableRun: 
 async function recordCheck(deps: MonitorDeps, src: LeasedSource, reading: Reading, durationMs: number): Promise<CheckSummary> {
   const now = deps.now?.() ?? new Date();
   const { result } = await withRecordChange(deps.pool, `check of source ${src.source_id}: ${reading.outcome}`, async (client) => {
+    // A check's commit does not wait for the WAL flush (decision 1002): every Record change is serialised behind one
+    // lock, and a check lost to a database crash is only a check not yet made; its lease expires and it is made again.
+    await client.query('SET LOCAL synchronous_commit = off');
     const held = await client.query<{ consecutive_unreadable: number; last_outcome: string | null; retailer: string | null }>(
       'SELECT consecutive_unreadable, last_outcome, retailer FROM sources WHERE source_id = $1 AND lease_token = $2 FOR UPDATE',
       [src.source_id, src.lease_token],
@@ -255,23 +258,16 @@ async function placeReading(
     for (const i of r.ingredients) ingredients.push({ ...i, ingredient_id: await deps.names.idOf(i.declared_name) });
     const capture: CaptureInput = {
       ...base,
-      label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, note: null },
+      label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, off_market: r.facts.off_market === true, note: null },
       source_facts: r.facts,
       prices: [],
     } as CaptureInput;
-    const previousFacts = await client.query<{ off_market: boolean | null }>(
-      `SELECT (c.source_facts->>'off_market')::boolean AS off_market FROM captures c WHERE c.source_id = $1 AND c.source_facts IS NOT NULL ORDER BY c.observed_at DESC, c.capture_id DESC LIMIT 1`,
-      [src.source_id],
-    );
     const placed = await placeCapture(client, capture, { sourceId: src.source_id });
     if (placed.state_created) {
       out.states_created++;
       if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, r, now);
     }
-    if (r.facts.off_market === true && previousFacts.rows[0]?.off_market === false) {
-      out.reason = 'DSLD marks the product off the market: for review, never an automatic retirement';
-    }
-    await refreshDepth(client, src.product_id, { onlyFromRegistered: true });
+    if (placed.state_created) await refreshDepth(client, src.product_id, { onlyFromRegistered: true });
     return placed.capture_id;
   }
   const offer = parsed.reading;
@@ -320,9 +316,11 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
   const w = win.rows[0]!;
   // The source dates the change to a day only when it says so (a dated reformulation or label-change event in the window).
   const dated = r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
-  const dims: Array<'formula' | 'serving'> = [];
+  const dims: Array<'formula' | 'serving' | 'identity'> = [];
   if (JSON.stringify(a.ingredients) !== JSON.stringify(b.ingredients) || JSON.stringify(a.blends) !== JSON.stringify(b.blends)) dims.push('formula');
   if (JSON.stringify(a.serving) !== JSON.stringify(b.serving)) dims.push('serving');
+  // Off the market (or back): a candidate for review, never an automatic retirement.
+  if (a.off_market !== b.off_market) dims.push('identity');
   for (const dimension of dims) {
     await openCandidateIn(
       client,
@@ -332,7 +330,10 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
         before_state_id: beforeId,
         after_state_id: afterId,
         ...(dated ? { exact_change_date: dated.date } : {}),
-        summary: `The ${dimension === 'formula' ? 'declared formula' : 'serving configuration'} differs from the previous label state (DSLD label ${r.label_id}, read by the monitor ${now.toISOString().slice(0, 10)}).`,
+        summary:
+          dimension === 'identity'
+            ? `DSLD label ${r.label_id} now marks the product ${b.off_market ? 'off the market' : 'back on the market'} (read by the monitor ${now.toISOString().slice(0, 10)}); review before any retirement.`
+            : `The ${dimension === 'formula' ? 'declared formula' : 'serving configuration'} differs from the previous label state (DSLD label ${r.label_id}, read by the monitor ${now.toISOString().slice(0, 10)}).`,
       },
       'monitor',
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CurationRefused, refreshDepth } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
-import { withRecordChange, type Pool } from '@evidence-record/platform';
+import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { AddressRefused, checkSourceUrl, type AddressPolicy, type Resolver } from './guard';
 
 /**
@@ -71,10 +71,34 @@ export async function addSource(
        RETURNING source_id, next_check_due`,
       [s.product_id, s.kind, s.retailer, url.toString(), hostKey(url), s.every, s.added_by],
     );
+    await openSpan(client, s.product_id);
     await refreshDepth(client, s.product_id);
     return rows[0]!;
   });
   return { source_id: result.source_id, product_id: s.product_id, kind: s.kind, url: url.toString(), next_check_due: iso(result.next_check_due), record_version };
+}
+
+/**
+ * The monitoring ledger (monitoring_spans, which receipts' coverage reads)
+ * reaches a product from the day it gains an active monitored source until
+ * the day its last one is paused.
+ */
+async function openSpan(client: PoolClient, productId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO monitoring_spans (product_id, started_on)
+     SELECT $1, (now() AT TIME ZONE 'UTC')::date
+      WHERE NOT EXISTS (SELECT 1 FROM monitoring_spans WHERE product_id = $1 AND ended_on IS NULL)`,
+    [productId],
+  );
+}
+
+async function closeSpanIfUnmonitored(client: PoolClient, productId: string): Promise<void> {
+  await client.query(
+    `UPDATE monitoring_spans SET ended_on = greatest(started_on, (now() AT TIME ZONE 'UTC')::date)
+      WHERE product_id = $1 AND ended_on IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sources WHERE product_id = $1 AND state = 'active' AND next_check_due IS NOT NULL)`,
+    [productId],
+  );
 }
 
 export interface SourceListItem {
@@ -112,6 +136,8 @@ export async function setSourceState(pool: Pool, sourceId: string, state: 'activ
       [sourceId, state],
     );
     if (!rows[0]) throw new CurationRefused(`source ${sourceId} does not exist or is not monitored`, 'not_found');
+    if (state === 'active') await openSpan(client, rows[0].product_id);
+    else await closeSpanIfUnmonitored(client, rows[0].product_id);
     await refreshDepth(client, rows[0].product_id);
     return rows[0];
   });

@@ -83,6 +83,15 @@ describe('DSLD labels', () => {
     // Evidence: one row per distinct content read, however many checks read it.
     const ev = await pool.query(`SELECT count(*)::int AS n FROM evidence WHERE kind = 'dsld_label'`);
     expect(ev.rows[0].n).toBe(2);
+    // Candidates stay invisible to answers until reviewed: nothing but the operator side sees them (no Signal exists).
+    expect((await pool.query('SELECT count(*)::int AS n FROM signals WHERE product_id = $1', [p])).rows[0].n).toBe(0);
+
+    // DSLD marks the product off the market: a candidate for review, never an automatic retirement.
+    src.labels.set(1001, dsldLabel({ id: 1001, brand: 'Testbrand Labs', name: 'Label Flow', caffeineMg: 250, blend: { name: 'Pump Matrix', totalMg: 1500, members: ['L-Citrulline', 'Agmatine Sulfate'] }, emptyQuantity: 'Black Pepper Extract', offMarket: true }));
+    day('2026-03-23');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1, candidates_opened: 1 });
+    expect((await candidates(p)).map((c) => [c.dimension, c.opened_by])).toEqual([['formula', 'monitor'], ['identity', 'monitor']]);
+    expect((await pool.query('SELECT retired_on FROM products WHERE product_id = $1', [p])).rows[0].retired_on).toBeNull();
 
     // "NP" with quantity 0 is amount null.
     const np = await product(pool, 'NP Flow');

@@ -63,6 +63,10 @@ CREATE INDEX monitoring_checks_source ON monitoring_checks (source_id, checked_a
 ALTER TABLE declared_ingredients ADD COLUMN amount_operator text
   CHECK (amount_operator IS NULL OR (amount_operator IN ('<', '>', '<=', '>=', '~') AND amount IS NOT NULL));
 
+-- The label's source marks the product off the market (DSLD offMarket). Part of a state's content, so
+-- the flag flipping makes a new state and a candidate for review, never an automatic retirement.
+ALTER TABLE history_states ADD COLUMN off_market boolean NOT NULL DEFAULT false;
+
 -- What the source said about the label it served (DSLD label id, productVersionCode,
 -- dated events, offMarket), kept with the capture that read it.
 ALTER TABLE captures ADD COLUMN source_facts jsonb;
@@ -104,6 +108,7 @@ ALTER TABLE candidates DROP COLUMN opened_by;
 DROP TABLE host_slots;
 DROP TABLE evidence;
 ALTER TABLE captures DROP COLUMN source_facts;
+ALTER TABLE history_states DROP COLUMN off_market;
 ALTER TABLE declared_ingredients DROP COLUMN amount_operator;
 DROP INDEX monitoring_checks_source;
 ALTER TABLE monitoring_checks DROP COLUMN reason, DROP COLUMN http_status, DROP COLUMN duration_ms,
