@@ -60,6 +60,9 @@ export interface PlacedCapture {
  * found or created by URL.
  */
 export async function placeCapture(client: PoolClient, capture: CaptureInput, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
+  // Reads first: the first write takes the Record's one writer lock until commit, so the comparison with the
+  // newest state is made before it (a monitor's replicas then queue only for the writes).
+  const decision = capture.label ? await decideLabel(client, capture.product_id, dateOf(capture), capture.label) : null;
   const sourceId = opts.sourceId ?? (await sourceFor(client, capture));
   const { rows } = await client.query<{ capture_id: number }>(
     `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
@@ -70,7 +73,7 @@ export async function placeCapture(client: PoolClient, capture: CaptureInput, op
   let created = false;
   let previous: string | null = null;
   if (capture.label) {
-    const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId);
+    const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId, decision!);
     stateId = placed.state_id;
     created = placed.created;
     previous = placed.previous_state_id;
@@ -155,27 +158,39 @@ async function newestState(client: PoolClient, productId: string): Promise<Newes
   return rows[0] ?? null;
 }
 
+interface LabelDecision {
+  newest: NewestState | null;
+  /** The label is the newest state's again: the state extends. */
+  same: boolean;
+}
+
+/** Where a label goes, decided by reads only (or refused): the newest state again, or a new state after it. */
+async function decideLabel(client: PoolClient, productId: string, date: string, label: LabelInput): Promise<LabelDecision> {
+  const newest = await newestState(client, productId);
+  if (!newest) return { newest, same: false };
+  if (date < newest.observed_from) {
+    throw new CurationRefused(`a label of ${productId} dated ${date} predates its newest history state (${newest.observed_from}); import captures in date order`);
+  }
+  if (sameLabel(await labelOf(client, newest.state_id), contentOf(label))) return { newest, same: true };
+  if (date <= newest.observed_to) {
+    throw new CurationRefused(`a different label of ${productId} dated ${date} falls within its newest history state (${newest.observed_from}..${newest.observed_to})`);
+  }
+  return { newest, same: false };
+}
+
 async function placeLabel(
   client: PoolClient,
   productId: string,
   date: string,
   label: LabelInput,
   captureId: number,
+  decision: LabelDecision,
 ): Promise<{ state_id: string; created: boolean; previous_state_id: string | null }> {
-  const newest = await newestState(client, productId);
-  const incoming = contentOf(label);
-  if (newest) {
-    if (date < newest.observed_from) {
-      throw new CurationRefused(`a label of ${productId} dated ${date} predates its newest history state (${newest.observed_from}); import captures in date order`);
-    }
-    if (sameLabel(await labelOf(client, newest.state_id), incoming)) {
-      await client.query(`UPDATE history_states SET observed_to = greatest(observed_to, $2::date) WHERE state_id = $1`, [newest.state_id, date]);
-      await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
-      return { state_id: newest.state_id, created: false, previous_state_id: null };
-    }
-    if (date <= newest.observed_to) {
-      throw new CurationRefused(`a different label of ${productId} dated ${date} falls within its newest history state (${newest.observed_from}..${newest.observed_to})`);
-    }
+  const newest = decision.newest;
+  if (decision.same && newest) {
+    await client.query(`UPDATE history_states SET observed_to = greatest(observed_to, $2::date) WHERE state_id = $1`, [newest.state_id, date]);
+    await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
+    return { state_id: newest.state_id, created: false, previous_state_id: null };
   }
   const stateId = `hs_${randomId()}`;
   await client.query(
