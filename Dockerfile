@@ -8,7 +8,7 @@
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
 #
 # The COPY lines of the manifests stage and the EXPOSE line are generated from
-# package.json's workspaces and services/registry/registry.json by
+# package.json's workspaces and services/registry/src/registry.ts by
 # scripts/registry/generate.ts; npm test fails while they are stale.
 
 ARG NODE_IMAGE=node:20-slim
@@ -18,6 +18,7 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
+COPY services/client/package.json services/client/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
 COPY services/demo-sources/package.json services/demo-sources/
@@ -31,6 +32,9 @@ COPY services/registry/package.json services/registry/
 COPY services/signals/package.json services/signals/
 COPY services/watch/package.json services/watch/
 COPY gateway/package.json gateway/
+COPY scripts/admin/package.json scripts/admin/
+COPY scripts/demo-record/package.json scripts/demo-record/
+COPY test/support/package.json test/support/
 # ---- end of generated part ----
 
 # ---- build: full install, then esbuild bundles into dist/ -------------------

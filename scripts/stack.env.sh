@@ -1,8 +1,8 @@
 # Environment of the local stack, shared by up.sh and down.sh. The services,
 # their ports, <NAME>_URL variables and start order come from the registry
-# (services/registry/registry.json) through scripts/registry/stack-env.ts.
+# (services/registry/src/registry.ts) through scripts/registry/stack-env.ts.
 if ! _er_registry_env=$(node --import tsx "$(dirname "${BASH_SOURCE[0]}")/registry/stack-env.ts"); then
-  echo "stack.env.sh: cannot read the service registry (services/registry/registry.json); run npm ci?" >&2
+  echo "stack.env.sh: cannot read the service registry (services/registry/src/registry.ts); run npm ci?" >&2
   return 1
 fi
 eval "$_er_registry_env"

@@ -26,6 +26,9 @@ node dist/seed-demo.mjs >&2
 
 [ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
 export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
+# Signs (email worker) and verifies (gateway) the one-click unsubscribe links of alert emails.
+[ -f "$ER_RUN_DIR/unsubscribe-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/unsubscribe-key"
+export UNSUBSCRIBE_SIGNING_KEY; UNSUBSCRIBE_SIGNING_KEY=$(cat "$ER_RUN_DIR/unsubscribe-key")
 
 start() { # name command...
   local name=$1; shift

@@ -2,7 +2,7 @@
 // Asserts what the evidence-record chart promises, on one `helm template`
 // output and the values file it was rendered with:
 //
-//   * every service of services/registry/registry.json has a Deployment (probes on /readyz and /healthz, a
+//   * every service of the registry (services/registry/src/registry.ts) has a Deployment (probes on /readyz and /healthz, a
 //     startupProbe, hardened securityContext, /tmp emptyDir, preStop drain,
 //     `node dist/<service>.mjs`, its port), a Service, a PDB, and an HPA
 //     exactly when its autoscaling is enabled;
@@ -48,17 +48,18 @@ const SERVICES = Object.fromEntries(
       ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
       ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
+      ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET'])];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY'])];
     return [s.name, { port: s.port, http: s.http, env, forbidden, internet: n.internet === true }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
@@ -200,7 +201,7 @@ function main() {
     }
   }
 
-  for (const svc of Object.keys(values.services ?? {})) check(SERVICES[svc], `services.${svc}: not in services/registry/registry.json`);
+  for (const svc of Object.keys(values.services ?? {})) check(SERVICES[svc], `services.${svc}: not in services/registry/src/registry.ts`);
 
   // Migrations hook
   const job = find('Job', `${prefix}-migrate`);
@@ -217,10 +218,17 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor secret may be rendered.
-  const secrets = all('Secret');
-  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
-  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+  // Secrets: only the generated cursor and unsubscribe-key secrets may be rendered, each unless an existing one is named.
+  const secrets = all('Secret').map((x) => x.metadata.name).sort();
+  const expectedSecrets = [
+    ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
+  ].sort();
+  check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
+  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
+  const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
+  const previousTo = Object.keys(SERVICES).filter((name) => envOf(name).some((e) => e.name === 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS'));
+  check(JSON.stringify(previousTo) === JSON.stringify(values.unsubscribeSigningKey?.previousKey ? ['gateway'] : []), `UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: on ${previousTo.join(', ') || 'nothing'}`);
 
   checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, HealthAnswer, capabilityList, errorCatalogue, requestIdPattern, scopes, statusOf, type ErrorCode } from '@evidence-record/contract';
 import { createGateway, loadGatewayConfig, type Gateway } from '@evidence-record/gateway';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from '../resilience/support/figures';
 import { send, type Reply } from '../resilience/support/http';
 import { customer, query, type Customer } from '../resilience/support/operator';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, type ServiceName } from '../support/stack';
+import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
 import { startProcess } from './support';
 
 /**
@@ -34,6 +34,9 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['watch', 'LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ['mcp', 'OTEL_EXPORTER_OTLP_ENDPOINT not a URL', { OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
   ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
+  ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['gateway', 'UNSUBSCRIBE_SIGNING_KEY too short', { UNSUBSCRIBE_SIGNING_KEY: SECRET }, 'UNSUBSCRIBE_SIGNING_KEY: at least 32 characters'],
 ];
 
 describe('start-up configuration', () => {

@@ -131,3 +131,21 @@ export async function cancelPendingAlerts(client: PoolClient, accountId: string,
   });
   return rowCount ?? 0;
 }
+
+export type WatchChangeVia = 'api' | 'mcp' | 'email_unsubscribe';
+
+/** Who changed a watchlist and through which door (table watch_changes). */
+export interface WatchChangeAuthor {
+  via: WatchChangeVia;
+  /** The key of an API or MCP call; null for an email unsubscribe, which carries none. */
+  keyId: string | null;
+  requestId: string;
+}
+
+export async function recordWatchChange(client: PoolClient, accountId: string, productId: string, change: 'added' | 'removed', who: WatchChangeAuthor): Promise<void> {
+  await client.query({
+    name: 'watch-record-change',
+    text: 'INSERT INTO watch_changes (account_id, product_id, change, via, key_id, request_id) VALUES ($1, $2, $3, $4, $5, $6)',
+    values: [accountId, productId, change, who.via, who.via === 'email_unsubscribe' ? null : who.keyId, who.requestId],
+  });
+}
