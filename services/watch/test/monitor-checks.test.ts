@@ -3,9 +3,9 @@ import { AnswerEnvelope } from '@evidence-record/contract';
 import { addProduct } from '@evidence-record/curation';
 import { addSource, createMonitor, defaultSettings, policyOf, runOnce } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { callerHeaders, insertCustomer, insertWatch, type CustomerFixture } from './support/fixtures';
-import { startWatchHarness, type WatchHarness } from './support/harness';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { callerHeaders, insertCustomer, insertWatch, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 
 /**
  * Watch items and receipts come from the source monitor's checks: what the
