@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, leaseDue, performCheck, runOnce, LeaseLost, policyOf } from '@evidence-record/monitor';
+import { addSource, leaseDue, performCheck, runOnce, startLoop, LeaseLost, policyOf } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { localhostOnly, product, testMonitor, testSettings } from './support';
@@ -267,5 +267,29 @@ describe('replicas', () => {
     );
     expect(counts.rows[0]).toEqual({ checks: 2, prices: 2, captures: 2 });
     for (const m of [a, b, a2, b2]) await m.deps.close();
+  });
+});
+
+describe('the service loop', () => {
+  it('checks due sources as they come due, and on stop finishes what it holds and leaves no lease behind', async () => {
+    const p = await product(pool, 'Loop Flow');
+    await pool.query(`UPDATE sources SET next_check_due = now() + interval '30 days' WHERE product_id <> $1`, [p]);
+    src.labels.set(5001, dsldLabel({ id: 5001, brand: 'Testbrand Labs', name: 'Loop Flow', caffeineMg: 120 }));
+    const { source_id } = await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(5001) }, policyOf(settings));
+    const { deps } = testMonitor(pool, { ...settings, MONITOR_POLL_MS: 100 }, { realClock: true });
+    const loop = startLoop(deps);
+    const deadline = Date.now() + 10_000;
+    while ((await checks(source_id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await checks(source_id)).toMatchObject([{ outcome: 'valid' }]);
+    // Due again: a slow read is in flight when the stop comes; it is finished and recorded, not abandoned.
+    src.behaviours.set('/dsld/v9/label/5001', { delayMs: 400, status: 200, body: JSON.stringify(dsldLabel({ id: 5001, brand: 'Testbrand Labs', name: 'Loop Flow', caffeineMg: 120 })), times: 1 });
+    await pool.query('UPDATE sources SET next_check_due = now() WHERE source_id = $1', [source_id]);
+    while (src.behaviours.get('/dsld/v9/label/5001')!.times! > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await loop.stop();
+    expect(await checks(source_id)).toHaveLength(2);
+    const leases = await pool.query('SELECT count(*)::int AS n FROM sources WHERE lease_owner IS NOT NULL');
+    expect(leases.rows[0].n).toBe(0);
+    expect(loop.totals.checked).toBe(2);
+    await deps.close();
   });
 });
