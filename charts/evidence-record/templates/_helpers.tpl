@@ -384,23 +384,11 @@ An empty peer list allows the ports to any destination.
 {{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}
 {{- end }}
 {{- if $w.internet }}
-{{- /* Public web sources (the monitor only): 80/443 anywhere except the cluster's and other private ranges. */}}
-- ports:
-    {{- range $e.internet.ports }}
-    - protocol: TCP
-      port: {{ . }}
-    {{- end }}
-  to:
-    - ipBlock:
-        cidr: 0.0.0.0/0
-        except:
-          {{- toYaml $e.internet.exceptIPv4 | nindent 10 }}
-    {{- if $e.internet.ipv6 }}
-    - ipBlock:
-        cidr: ::/0
-        except:
-          {{- toYaml $e.internet.exceptIPv6 | nindent 10 }}
-    {{- end }}
+{{- $to := list (dict "ipBlock" (dict "cidr" "0.0.0.0/0" "except" $e.internet.except)) }}
+{{- if $e.internet.exceptV6 }}
+{{- $to = append $to (dict "ipBlock" (dict "cidr" "::/0" "except" $e.internet.exceptV6)) }}
+{{- end }}
+{{ include "er.egressRule" (dict "to" $to "ports" $e.internet.ports) }}
 {{- end }}
 {{- with $e.extra }}
 {{ toYaml . }}

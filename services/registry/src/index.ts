@@ -26,7 +26,7 @@ const Needs = z.strictObject({
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
-  /** Reads public web sources: egress on 80/443 to addresses outside the cluster's ranges (networkPolicy.egress.internet). */
+  /** Reaches public HTTP(S) sites (in the chart: egress to networkPolicy.egress.internet, private ranges excepted). */
   internet: z.boolean().optional(),
 });
 export type Needs = z.infer<typeof Needs>;
