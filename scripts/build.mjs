@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
-// The services and command-line tools come from the registry (services/registry/registry.json).
+// The services and command-line tools come from the registry's JSON twin (services/registry/registry.json).
 const registry = JSON.parse(readFileSync('services/registry/registry.json', 'utf8'));
 const entries = Object.fromEntries([...registry.services.map((s) => [s.name, s.entry]), ...Object.entries(registry.tools)]);
 

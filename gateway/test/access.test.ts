@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { admin, call, dropPrefix, redisClient, createPlan, errorCode, gatewayConfig, orgWithKey, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';

@@ -7,7 +7,7 @@ import { createGateway, loadGatewayConfig, type Gateway } from '@evidence-record
 import { call as callGateway } from '../support/client';
 import { startStack, type RunningStack } from '../support/stack';
 import { customer, query } from '../resilience/support/operator';
-import { signedAsGateway } from '../support/signing';
+import { signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * Issue 18's audit findings, each against the running stack (separate

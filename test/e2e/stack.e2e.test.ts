@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilityList, scopes, selfServiceScopes } from '@evidence-record/contract';
-import { call as callGateway, releaseSignalOn } from '../support/client';
-import { issueKey, startStack, type RunningStack } from '../support/stack';
+import { call as callGateway, releaseSignalOn } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 
 /**
  * The whole stack as separate processes, driven only over HTTP through the

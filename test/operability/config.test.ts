@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort, type ServiceName } from '../support/stack';
+import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
 import { startProcess } from './support';
 
 /**
@@ -17,6 +17,7 @@ const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
   watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ...KEYS },
   mcp: { ...KEYS },
   'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
+  monitor: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
 };
 
 const SECRET = 'hunter2-do-not-print';
@@ -39,6 +40,11 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['gateway', 'INTERNAL_SIGNING_KEYS too short', { INTERNAL_SIGNING_KEYS: `short,${'k'.repeat(40)}` }, 'INTERNAL_SIGNING_KEYS'],
   ['mcp', 'three INTERNAL_SIGNING_KEYS', { INTERNAL_SIGNING_KEYS: ['a', 'b', 'c'].map((c) => c.repeat(40)).join(',') }, 'INTERNAL_SIGNING_KEYS'],
   ['watch', 'LISTEN_HOST not an address', { LISTEN_HOST: 'all-interfaces' }, 'LISTEN_HOST'],
+  ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['monitor', 'DSLD_BASE_URL not a URL', { DSLD_BASE_URL: 'api.ods.od.nih.gov/dsld/v9' }, 'DSLD_BASE_URL'],
+  ['monitor', 'MONITOR_LEASE_MS below its floor', { MONITOR_LEASE_MS: '10' }, 'MONITOR_LEASE_MS'],
+  ['gateway', 'UNSUBSCRIBE_SIGNING_KEY too short', { UNSUBSCRIBE_SIGNING_KEY: SECRET }, 'UNSUBSCRIBE_SIGNING_KEY: at least 32 characters'],
 ];
 
 describe('start-up configuration', () => {

@@ -83,7 +83,7 @@ Image reference. Takes dict "root" $ "override" <image values or empty dict>.
 values.services with what the registry knows filled in (each service's port
 unless its block sets one), as YAML. Fails on a block the registry does not
 know and on a registry service without a block. The wiring itself
-("er.wiring") is generated from services/registry/registry.json into
+("er.wiring") is generated from services/registry/src/registry.ts into
 _registry.tpl.
 */}}
 {{- define "er.services" -}}
@@ -91,7 +91,7 @@ _registry.tpl.
 {{- $out := dict -}}
 {{- range $name, $svc := .Values.services -}}
 {{- if not (hasKey $all $name) -}}
-{{- fail (printf "services.%s: unknown service; the registry (services/registry/registry.json) has %s" $name (keys $all | sortAlpha | join ", ")) -}}
+{{- fail (printf "services.%s: unknown service; the registry (services/registry/src/registry.ts) has %s" $name (keys $all | sortAlpha | join ", ")) -}}
 {{- end -}}
 {{- $w := index $all $name -}}
 {{- $facts := dict -}}
@@ -158,6 +158,11 @@ _registry.tpl.
 {{/* Name of the Secret holding CURSOR_SECRET. */}}
 {{- define "er.cursorSecretName" -}}
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
+{{- end -}}
+
+{{/* Name of the Secret holding the unsubscribe signing key. */}}
+{{- define "er.unsubscribeSecretName" -}}
+{{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
 {{- end -}}
 
 {{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
@@ -279,6 +284,19 @@ _registry.tpl.
     secretKeyRef:
       name: {{ include "er.signingSecretName" $root | quote }}
       key: {{ $v.internalSigning.key | quote }}
+{{- if $w.unsubscribe }}
+- name: UNSUBSCRIBE_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.key | quote }}
+{{- if and (eq $w.unsubscribe "verify") $v.unsubscribeSigningKey.previousKey }}
+- name: UNSUBSCRIBE_SIGNING_KEY_PREVIOUS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.previousKey | quote }}
+{{- end }}
 {{- end }}
 {{- if $w.smtp }}
 - name: SMTP_URL
@@ -296,6 +314,9 @@ _registry.tpl.
 {{- if eq .name "gateway" }}
 - name: GATEWAY_PORT
   value: {{ .svc.port | quote }}
+{{- /* The gateway refuses a cross-origin /mcp request before its key is read: the same Origin list as the MCP service. */}}
+- name: MCP_ALLOWED_ORIGINS
+  value: {{ (default (list (include "er.publicOrigin" $root)) $v.services.mcp.allowedOrigins) | join "," | quote }}
 {{- end }}
 {{- if eq .name "mcp" }}
 - name: MCP_ALLOWED_HOSTS
@@ -374,6 +395,13 @@ An empty peer list allows the ports to any destination.
 {{- end }}
 {{- if $w.smtp }}
 {{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}
+{{- end }}
+{{- if $w.internet }}
+{{- $to := list (dict "ipBlock" (dict "cidr" "0.0.0.0/0" "except" $e.internet.except)) }}
+{{- if $e.internet.exceptV6 }}
+{{- $to = append $to (dict "ipBlock" (dict "cidr" "::/0" "except" $e.internet.exceptV6)) }}
+{{- end }}
+{{ include "er.egressRule" (dict "to" $to "ports" $e.internet.ports) }}
 {{- end }}
 {{- with $e.extra }}
 {{ toYaml . }}

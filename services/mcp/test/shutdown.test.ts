@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '@evidence-record/contract';
-import { freePort } from '../../../test/support/stack';
+import { freePort } from '@evidence-record/test-support/stack';
 import { StandinGateway } from './standin-gateway';
 import { rawRequest, rpc } from './harness';
-import { TEST_SIGNING_KEY, signedAsGateway } from '../../../test/support/signing';
+import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * The real entrypoint as a process: on SIGTERM it stops taking requests,

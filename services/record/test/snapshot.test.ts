@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { withRecordChange } from '@evidence-record/platform';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { productId } from '../../../scripts/demo-record/ids';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { productId } from '@evidence-record/demo-record/ids';
 import { startRecordService, type RecordHarness } from './support/harness';
 
 /**

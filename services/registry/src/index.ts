@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import raw from '../registry.json' with { type: 'json' };
+import { registrySource } from './registry';
 
 /**
- * The deployable services, declared once in registry.json. Everything that
+ * The deployable services, declared once in ./registry.ts. Everything that
  * needs the list (build, local/test/benchmark stacks, chart, Dockerfile)
- * reads that file or something generated from it, so a new service is its
- * folder, one entry there and one values block in the chart.
+ * reads it, its JSON twin or something generated from it, so a new service is
+ * its folder, one entry there and one values block in the chart.
  */
 
 const serviceName = z.string().regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lower-case words joined by "-"');
@@ -24,8 +24,12 @@ const Needs = z.strictObject({
   cursorSecret: z.boolean().optional(),
   /** INTERNAL_SIGNING_KEYS: the gateway signs the requests it forwards with it, the services it calls verify them (decision 0313). */
   internalSigning: z.boolean().optional(),
+  /** UNSUBSCRIBE_SIGNING_KEY: signs (the email worker) or verifies (the gateway, which also reads the previous key of a rotation) the one-click unsubscribe links of alert emails. */
+  unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
+  /** Reaches public HTTP(S) sites (in the chart: egress to networkPolicy.egress.internet, private ranges excepted). */
+  internet: z.boolean().optional(),
 });
 export type Needs = z.infer<typeof Needs>;
 
@@ -55,7 +59,6 @@ export type ServiceEntry = z.infer<typeof ServiceEntry>;
 
 export const Registry = z
   .strictObject({
-    $comment: z.string().optional(),
     services: z.array(ServiceEntry).min(1),
     /** Command-line bundles built next to the services (dist/<name>.mjs), not deployed as services. */
     tools: z.record(serviceName, z.string().regex(/^[\w./-]+\.ts$/)),
@@ -81,11 +84,19 @@ export const Registry = z
   });
 export type Registry = z.infer<typeof Registry>;
 
-export const registry: Registry = Registry.parse(raw);
-export const services: readonly ServiceEntry[] = registry.services;
-export const serviceNames: readonly string[] = services.map((s) => s.name);
+/** The name of a registered service (a literal union, so `ports.gateway` is known to exist). */
+export type ServiceName = (typeof registrySource.services)[number]['name'];
+export type RegisteredService = ServiceEntry & { name: ServiceName };
 
-export function service(name: string): ServiceEntry {
+export const registry: Registry = Registry.parse(registrySource);
+export const services = registry.services as readonly RegisteredService[];
+export const serviceNames: readonly ServiceName[] = services.map((s) => s.name);
+
+export function isServiceName(name: string): name is ServiceName {
+  return (serviceNames as readonly string[]).includes(name);
+}
+
+export function service(name: string): RegisteredService {
   const s = services.find((x) => x.name === name);
   if (!s) throw new Error(`unknown service ${name}; the registry has ${serviceNames.join(', ')}`);
   return s;

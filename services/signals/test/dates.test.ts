@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, MAX_SNAPSHOT_WINDOW_DAYS, daysInclusive } from '@evidence-record/contract';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { startSignals, type InProcessSignals } from './support/server';
 
 /**

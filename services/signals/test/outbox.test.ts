@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
 import { SignalReleasedEvent, streamNames } from '@evidence-record/contract';
 import { Metrics, createLogger, ensureStreams } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { releaseSignals } from '@evidence-record/curation';
 import { OutboxRelay, publishNow } from '../src/index';
-import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from './support/fixtures';
+import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 import { PrivateNatsServer } from './support/nats-server';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
