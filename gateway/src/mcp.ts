@@ -1,6 +1,6 @@
-import { headers as h } from '@evidence-record/contract';
+import { headers as h, isServiceOrigin, presentedKey, serviceOriginProblem } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
-import { authenticate, presentedKey } from './access/admission';
+import { authenticate } from './access/admission';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { readBody, securityHeaders } from './http/io';
 import { UpstreamError } from './http/upstream';
@@ -31,9 +31,9 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange): Promise<void> 
       ex.keyId = auth.key.keyId;
       ex.orgId = auth.key.orgId;
       const origin = ex.req.headers[h.serviceOrigin];
-      if (origin !== undefined && origin !== 'api' && origin !== 'mcp') {
+      if (origin !== undefined && !isServiceOrigin(origin)) {
         ex.req.resume();
-        return refuse(gw, ex, 'invalid_request', { details: { location: 'header', field: h.serviceOrigin, issues: [{ field: h.serviceOrigin, problem: 'must be one of api, mcp' }] } });
+        return refuse(gw, ex, 'invalid_request', { details: { location: 'header', field: h.serviceOrigin, issues: [{ field: h.serviceOrigin, problem: serviceOriginProblem }] } });
       }
     }
     // Protocol traffic is attributed to MCP whatever the header says; attribution never decides access.

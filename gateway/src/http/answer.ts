@@ -1,6 +1,5 @@
-import { answerStatuses, headers as h, isErrorCode, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
+import { answerStatuses, headers as h, isErrorCode, isJsonContentType, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
 import type { UpstreamAnswer } from './upstream';
-import { isJsonContentType } from './validate';
 
 /** More than this many entities in one answer is not an answer this contract produces. */
 const MAX_ENTITIES = 500;

@@ -11,3 +11,4 @@ export * from './openapi';
 export * from './requests';
 export * from './scopes';
 export * from './dates';
+export * from './request-checks';

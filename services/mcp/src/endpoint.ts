@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, headers, newRequestId, requestIdPattern } from '@evidence-record/contract';
+import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, newRequestId, requestIdPattern } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import { ExchangeTransport, type MessageLabels } from './exchange-transport';
 import type { McpMetrics } from './metrics';
@@ -9,7 +9,6 @@ import {
   acceptsStreamableHttp,
   allowedOrigins,
   hostAllowed,
-  isJsonContentType,
   originAllowed,
   presentedKey,
   protocolVersionAccepted,
@@ -18,8 +17,6 @@ import {
 } from './request-guards';
 import { sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
 
-/** The spec's body limit, the same as REST. */
-export const MAX_BODY_BYTES = 8192;
 /** The SDK's batch limit. */
 const MAX_BATCH = 100;
 
