@@ -4,7 +4,8 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
 import { scoreKeys, utcDay } from '../src/keyspace';
 import type { ScoringPolicy } from '../src/scoring/policy';
-import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { waitFor } from '../../test/support/wait';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -227,10 +228,10 @@ describe('repeats this replica has already settled', () => {
     // The operator clears the key's extraction state: the replica forgets, so 'alpha' is counted in Redis again.
     await admin(env, 'key', 'unsuspend', k.keyId);
     expect(await redis.exists(identifiers)).toBe(0);
-    await waitFor(async () => {
+    await waitFor('the identifier recorded again', async () => {
       expect((await resolve('alpha')).status).toBe(200);
       return (await redis.sismember(identifiers, 'resolve:alpha')) === 1;
-    });
+    }, 5000, 25);
     expect(await storedScore(k)).toBe(0);
   });
 });

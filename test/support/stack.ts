@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
 import { NATS_URL, REDIS_URL } from './infra';
+import { freePort } from './net';
 import { TestSmtpServer } from './smtp';
 
 const exec = promisify(execFile);
@@ -22,16 +22,7 @@ export const entrypoints: Record<ServiceName, string> = {
   'email-worker': 'services/email-worker/src/main.ts',
 };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningStack {
   baseUrl: string;

@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServer, SMTPServerSession } from 'smtp-server';
+import { listenSmtp, loopbackSmtpServer, smtpRefusal } from '../../support/smtp';
 
 export interface Delivered {
   to: string[];
@@ -40,13 +40,10 @@ export class MailSink {
   }
 
   private create(): SMTPServer {
-    return new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
+    return loopbackSmtpServer({
       onRcptTo: (address, _session, callback) => {
         if (this.refuse.has(address.address.toLowerCase())) {
-          callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+          callback(smtpRefusal(550, `5.1.1 <${address.address}>: mailbox unavailable`));
           return;
         }
         callback();
@@ -54,15 +51,11 @@ export class MailSink {
       onClose: (session) => {
         this.closedSessions.add(session.id);
       },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          this.received++;
-          const held: Held = { session, raw: Buffer.concat(chunks).toString('utf8'), to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), callback };
-          if (this.holding) this.held.push(held);
-          else this.accept(held);
-        });
+      onMessage: (raw, session, callback) => {
+        this.received++;
+        const held: Held = { session, raw, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), callback };
+        if (this.holding) this.held.push(held);
+        else this.accept(held);
       },
     });
   }
@@ -102,11 +95,7 @@ export class MailSink {
   }
 
   async start(port = this.port): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, '127.0.0.1', () => resolve());
-    });
-    this.port = ((this.server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+    this.port = await listenSmtp(this.server, port);
     return this.port;
   }
 

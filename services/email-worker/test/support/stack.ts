@@ -5,7 +5,7 @@ import { streamNames } from '@evidence-record/contract';
 import { startSignalFanout } from '../../../watch/src/fanout/start';
 import { createMailer } from '../../src/smtp';
 import { startEmailWorker } from '../../src/worker';
-import { freePort } from './nats-server';
+import { freePort } from '../../../../test/support/net';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
