@@ -12,3 +12,4 @@ export * from './requests';
 export * from './scopes';
 export * from './dates';
 export * from './request-checks';
+export * from './record-rows';
