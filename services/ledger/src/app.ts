@@ -1,14 +1,5 @@
 import type express from 'express';
-import {
-  createServiceApp,
-  recordServiceOptions,
-  finishServiceApp,
-  mountServiceCapabilities,
-  type Logger,
-  type Metrics,
-  type Pool,
-  type ServiceHandlers,
-} from '@evidence-record/platform';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type Logger, type Metrics, type Pool, type ServiceHandlers } from '@evidence-record/platform';
 import { getLedgerEdition } from './capabilities/get-ledger-edition';
 import { listLedgerEditions } from './capabilities/list-ledger-editions';
 import { utcToday } from '@evidence-record/curation';

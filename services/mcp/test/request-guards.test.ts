@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateKey } from '@evidence-record/contract';
-import {
-  acceptsStreamableHttp,
-  allowedOrigins,
-  hostAllowed,
-  originAllowed,
-  presentedKey,
-  protocolVersionAccepted,
-} from '../src/request-guards';
+import { acceptsStreamableHttp, allowedOrigins, hostAllowed, originAllowed, presentedKey, protocolVersionAccepted } from '../src/request-guards';
 
 const hosts = ['127.0.0.1:8080', 'localhost:8080', 'api.example.com'];
 

@@ -1,4 +1,4 @@
-import type { ProductIdentityRow, ReleasedSignalColumns, SignalProductNames } from '@evidence-record/contract';
+import type { ProductIdentityRow, ReleasedSignalColumns, SignalFeedQuery, SignalProductNames } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
 /**
@@ -27,16 +27,8 @@ export async function findReleasedSignal(client: PoolClient, signalId: string): 
   return rows[0] ?? null;
 }
 
-export interface FeedFilters {
-  /** Exclusive: released_on > since. */
-  since?: string;
-  /** Inclusive: released_on <= until. */
-  until?: string;
-  product_id?: string;
-  brand?: string;
-  dimension?: string;
-  category?: string;
-}
+/** The feed's filters, as the contract's query names them: `since` is exclusive (released_on > since), `until` inclusive. */
+export type FeedFilters = Omit<SignalFeedQuery, 'limit' | 'cursor'>;
 
 /**
  * One page of released Signals, newest release first, below an optional
