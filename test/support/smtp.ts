@@ -48,21 +48,46 @@ export interface ReceivedMail {
 }
 
 /**
- * A real SMTP server in the test process: accepts mail on loopback and keeps
- * it for assertions. `rejectWith` makes it answer every message with an SMTP
- * error until cleared (e.g. 451 for a temporary failure, 550 for permanent).
+ * A loopback SMTP server that can go away and come back on the same port
+ * (an outage): `stop()` closes it, `start(port)` listens again with a fresh
+ * server from `create()`.
  */
-export class TestSmtpServer {
-  readonly messages: ReceivedMail[] = [];
-  rejectWith: { code: number; message: string } | null = null;
-  private server: SMTPServer;
+export abstract class RestartableSmtpServer {
+  protected server: SMTPServer;
   port = 0;
 
   constructor() {
     this.server = this.create();
   }
 
-  private create(): SMTPServer {
+  protected abstract create(): SMTPServer;
+
+  async start(port = this.port): Promise<number> {
+    this.port = await listenSmtp(this.server, port);
+    return this.port;
+  }
+
+  /** Stops accepting connections (an SMTP outage); `start(samePort)` brings it back. */
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server = this.create();
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+}
+
+/**
+ * A real SMTP server in the test process: accepts mail on loopback and keeps
+ * it for assertions. `rejectWith` makes it answer every message with an SMTP
+ * error until cleared (e.g. 451 for a temporary failure, 550 for permanent).
+ */
+export class TestSmtpServer extends RestartableSmtpServer {
+  readonly messages: ReceivedMail[] = [];
+  rejectWith: { code: number; message: string } | null = null;
+
+  protected create(): SMTPServer {
     return loopbackSmtpServer({
       onMessage: (raw, session, answer) => {
         if (this.rejectWith) {
@@ -81,18 +106,4 @@ export class TestSmtpServer {
     });
   }
 
-  async start(port = 0): Promise<number> {
-    this.port = await listenSmtp(this.server, port);
-    return this.port;
-  }
-
-  /** Stops accepting connections (an SMTP outage); `start(samePort)` brings it back. */
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server = this.create();
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
 }

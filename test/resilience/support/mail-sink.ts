@@ -1,5 +1,5 @@
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
-import { listenSmtp, loopbackSmtpServer, smtpRefusal } from '../../support/smtp';
+import { RestartableSmtpServer, loopbackSmtpServer, smtpRefusal } from '../../support/smtp';
 
 export interface Delivered {
   to: string[];
@@ -24,7 +24,7 @@ interface Held {
  * mail is in flight but not accepted. A held message whose sender went away
  * is never accepted: it counts as not delivered, as in SMTP.
  */
-export class MailSink {
+export class MailSink extends RestartableSmtpServer {
   readonly delivered: Delivered[] = [];
   /** Recipients refused at RCPT TO with 550 (a permanently failing address). */
   readonly refuse = new Set<string>();
@@ -32,14 +32,8 @@ export class MailSink {
   private held: Held[] = [];
   private holding = false;
   private closedSessions = new Set<string>();
-  private server: SMTPServer;
-  port = 0;
 
-  constructor() {
-    this.server = this.create();
-  }
-
-  private create(): SMTPServer {
+  protected create(): SMTPServer {
     return loopbackSmtpServer({
       onRcptTo: (address, _session, callback) => {
         if (this.refuse.has(address.address.toLowerCase())) {
@@ -94,21 +88,11 @@ export class MailSink {
     for (const h of held) this.accept(h);
   }
 
-  async start(port = this.port): Promise<number> {
-    this.port = await listenSmtp(this.server, port);
-    return this.port;
-  }
-
   /** An outage: open connections are cut and nothing listens on the port until `start()`. */
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     const s = this.server as unknown as { connections?: Set<{ close?: () => void; _socket?: { destroy: () => void } }> };
     for (const c of s.connections ?? []) c._socket?.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server = this.create();
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
+    await super.stop();
   }
 
   /** Deliveries per alert id (an alert delivered twice shows up as 2). */
