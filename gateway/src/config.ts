@@ -27,8 +27,6 @@ export const gatewayEnv = z.object({
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
 });
 
-export type GatewayEnv = z.infer<typeof gatewayEnv>;
-
 export interface GatewayConfig {
   port: number;
   databaseUrl: string;

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { productIdentity, type ProductIdentity as ProductIdentitySchema, type ProductIdentityRow, type depthClasses } from '@evidence-record/contract';
+import { productIdentity, type ProductIdentity as ProductIdentitySchema, type ProductIdentityRow } from '@evidence-record/contract';
 
 export type ProductIdentity = z.infer<typeof ProductIdentitySchema>;
-export type DepthClass = (typeof depthClasses)[number];
 
 /** A product row as the queries return it. `is_demo` stays internal: it only adds a limitation. */
 export interface ProductRow extends ProductIdentityRow {
