@@ -8,7 +8,7 @@ export type Inspection = { ok: true; errorCode: string | null; entities: string[
 
 /**
  * A minimal check of an upstream answer before the gateway vouches for it
- * (docs/decisions/0306-answer-check-without-reparsing.md).
+ * (docs/decisions/0701-gateway-upstream-checks.md).
  *
  * A 200 is checked without parsing it: every service serialises the answer
  * envelope built by the contract, whose first members are always
