@@ -5,7 +5,7 @@ import { baseEnv, env, loadConfig } from '@evidence-record/platform';
  * The gateway's environment. Upstreams default to the fixed local ports of
  * the architecture so that `npm run up` needs no extra variables.
  */
-export const gatewayEnv = z.object({
+export const GatewayConfigSchema = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -46,7 +46,7 @@ export interface GatewayConfig {
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const e = loadConfig(gatewayEnv, source);
+  const e = loadConfig(GatewayConfigSchema, source);
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
     databaseUrl: e.DATABASE_URL,

@@ -25,7 +25,7 @@ export const DEFAULT_ALLOWED_HOSTS = [
   'evidence-record-mcp:8105',
 ].join(',');
 
-const McpEnv = z.object({
+const McpConfigSchema = z.object({
   ...baseEnv,
   PORT: env.port(8105),
   /** Where tool calls go: the gateway's REST routes, so MCP is metered exactly like REST. */
@@ -44,8 +44,8 @@ const McpEnv = z.object({
   }),
 });
 
-export type McpConfig = z.infer<typeof McpEnv>;
+export type McpConfig = z.infer<typeof McpConfigSchema>;
 
 export function loadMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
-  return loadConfig(McpEnv, source);
+  return loadConfig(McpConfigSchema, source);
 }
