@@ -7,31 +7,43 @@
 #   docker build -t evidence-record:dev .
 #   docker run --rm -p 8080:8080 --read-only --tmpfs /tmp evidence-record:dev node dist/gateway.mjs
 #
-# When a workspace is added to package.json, add its package.json to the
-# manifests stage below (npm ci needs every workspace manifest).
+# The COPY lines of the manifests stage and the EXPOSE line are generated from
+# package.json's workspaces and services/registry/src/registry.ts by
+# scripts/registry/generate.ts; npm test fails while they are stale.
 
 ARG NODE_IMAGE=node:20-slim
 
 # ---- manifests: what npm ci reads, so both installs below cache on it alone --
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
+# ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
-COPY gateway/package.json gateway/
+COPY services/client/package.json services/client/
 COPY services/contract/package.json services/contract/
-COPY services/platform/package.json services/platform/
 COPY services/curation/package.json services/curation/
-COPY services/record/package.json services/record/
-COPY services/signals/package.json services/signals/
-COPY services/ledger/package.json services/ledger/
-COPY services/watch/package.json services/watch/
-COPY services/mcp/package.json services/mcp/
+COPY services/demo-sources/package.json services/demo-sources/
 COPY services/email-worker/package.json services/email-worker/
+COPY services/ledger/package.json services/ledger/
+COPY services/mcp/package.json services/mcp/
+COPY services/monitor/package.json services/monitor/
+COPY services/platform/package.json services/platform/
+COPY services/record/package.json services/record/
+COPY services/registry/package.json services/registry/
+COPY services/signals/package.json services/signals/
+COPY services/watch/package.json services/watch/
+COPY gateway/package.json gateway/
+COPY scripts/admin/package.json scripts/admin/
+COPY scripts/demo-record/package.json scripts/demo-record/
+COPY test/support/package.json test/support/
+# ---- end of generated part ----
 
 # ---- build: full install, then esbuild bundles into dist/ -------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --no-audit --no-fund
+# npm's download cache lives in a build cache mount, never in a layer, and is
+# reused across builds (a changed lockfile fetches only what is new).
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
 
@@ -39,8 +51,7 @@ RUN node scripts/build.mjs
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
- && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -61,6 +72,8 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # Nothing below /app is written at run time; the chart mounts an emptyDir at
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
-EXPOSE 8080 8101 8102 8103 8104 8105 8106
+# ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
+EXPOSE 8101 8102 8103 8104 8106 8080 8105 8110
+# ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

@@ -1,21 +1,12 @@
-// Bundles each entrypoint into dist/<name>.mjs with esbuild. Workspace packages
+// Bundles each service and tool of the registry into dist/<name>.mjs with esbuild. Workspace packages
 // (TypeScript sources) are bundled in; third-party packages stay external and
 // are installed in the image with `npm ci --omit=dev`.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
-const entries = {
-  gateway: 'gateway/src/main.ts',
-  record: 'services/record/src/main.ts',
-  signals: 'services/signals/src/main.ts',
-  ledger: 'services/ledger/src/main.ts',
-  watch: 'services/watch/src/main.ts',
-  mcp: 'services/mcp/src/main.ts',
-  'email-worker': 'services/email-worker/src/main.ts',
-  admin: 'scripts/admin/main.ts',
-  migrate: 'scripts/migrate.ts',
-  'seed-demo': 'scripts/seed-demo.ts',
-};
+// The services and command-line tools come from the registry's JSON twin (services/registry/registry.json).
+const registry = JSON.parse(readFileSync('services/registry/registry.json', 'utf8'));
+const entries = Object.fromEntries([...registry.services.map((s) => [s.name, s.entry]), ...Object.entries(registry.tools)]);
 
 const externalThirdParty = {
   name: 'external-third-party',

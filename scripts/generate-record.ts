@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { generateRecord } from './demo-record/generate';
+import { generateRecord } from '@evidence-record/demo-record/generate';
 
 /**
  * Builds a large, deterministic, fictional Record for benchmarks:

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { seedDemoRecord } from './demo-record/seed';
+import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 
 /**
  * `npm run seed`: loads the demo Record into DATABASE_URL (already migrated).

@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { runMigrations } from '@evidence-record/platform';
-import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from './support/infra';
-import { seedDemoRecord } from '../scripts/demo-record/seed';
+import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from '@evidence-record/test-support/infra';
+import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 
 /**
  * Once per run: two template databases (empty, and the demo Record), from

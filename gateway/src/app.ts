@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
-import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, buildOpenApiDocument } from '@evidence-record/contract';
+import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument } from '@evidence-record/contract';
 import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
 import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
@@ -13,12 +13,14 @@ import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from '.
 import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
 import { Upstreams } from './http/upstream';
 import { installScripts } from './limits/scripts';
-import { serveMcp } from './mcp';
+import { MCP_PATHS, serveMcp } from './mcp';
+import { answerOAuthDiscovery, isOAuthDiscoveryPath } from './oauth-discovery';
 import { RecordVersionWatch } from './record-version';
 import { RouteTable } from './routes';
 import { ExtractionEnforcer } from './scoring/enforce';
 import { defaultScoringPolicy, type ScoringPolicy } from './scoring/policy';
 import { serveUnchecked } from './unchecked';
+import { serveUnsubscribe } from './unsubscribe/route';
 import { UsageLog } from './usage/usage-log';
 
 export interface GatewayDeps {
@@ -160,9 +162,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.get(HEALTH_PATH, (_req, res) => sendBytes(res, 200, health, { 'Cache-Control': CACHE_CONTROL }));
   app.get(OPENAPI_PATH, (_req, res) => sendBytes(res, 200, description, { 'Cache-Control': 'public, max-age=300' }));
 
+  app.all(UNSUBSCRIBE_PATH, (req: Request, res: Response) => void serveUnsubscribe(context, req, res));
+
   app.use((req: Request, res: Response) => {
     const path = pathOf(req.url);
-    if (path === '/mcp') return void serveMcp(context, new Exchange('mcp', req, res));
+    if (MCP_PATHS.has(path)) return void serveMcp(context, new Exchange('mcp', req, res), path);
+    if (isOAuthDiscoveryPath(path)) return answerOAuthDiscovery(context, new Exchange('unknown', req, res));
     if (!path.startsWith(API_PREFIX)) return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
     const route = context.routes.match(req.method, path);
     switch (route.kind) {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { MIN_UNSUBSCRIBE_KEY_LENGTH } from '@evidence-record/contract';
 import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
  * the architecture so that `npm run up` needs no extra variables.
  */
+const unsubscribeKey = z.string().min(MIN_UNSUBSCRIBE_KEY_LENGTH, `at least ${MIN_UNSUBSCRIBE_KEY_LENGTH} characters`);
+
 export const GatewayConfigSchema = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
@@ -23,8 +26,33 @@ export const GatewayConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An MCP tool call fans back into the gateway, so it gets a longer deadline. */
   MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+  /**
+   * Verifies the one-click unsubscribe links of alert emails (the email worker signs with the same key).
+   * Required in production. During a rotation the old key stays here as UNSUBSCRIBE_SIGNING_KEY_PREVIOUS until
+   * the links it signed have expired (docs/watch-and-alerts.md).
+   */
+  UNSUBSCRIBE_SIGNING_KEY: unsubscribeKey.optional(),
+  UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: unsubscribeKey.optional(),
+  /** Requests one unsubscribe link may make per window (GET page, POST, retries of a mail provider). */
+  UNSUBSCRIBE_RATE_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(10),
+  UNSUBSCRIBE_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * Origins a browser may call /mcp from (comma-separated scheme://host[:port]).
+   * Empty: only the http and https origins of PUBLIC_BASE_URL's host. Any other
+   * Origin is refused with 403 before the key is looked at (docs/decisions/0604).
+   */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((raw) => raw.split(',').map((s) => s.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean))
+    .refine((list) => list.every((o) => /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(o)), {
+      message: 'a comma-separated list of origins such as https://app.example.com (scheme://host[:port], no path)',
+    }),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
+}).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
+  message: 'required in production: the unsubscribe links of alert emails must be verifiable',
+  path: ['UNSUBSCRIBE_SIGNING_KEY'],
 });
 
 export interface GatewayConfig {
@@ -34,6 +62,8 @@ export interface GatewayConfig {
   redisPrefix: string;
   upstreams: { record: string; signals: string; ledger: string; watch: string; mcp: string };
   publicBaseUrl: string;
+  /** Origins accepted on /mcp (a request without Origin is not affected); unset: the origins of publicBaseUrl. */
+  mcpAllowedOrigins?: readonly string[];
   upstreamTimeoutMs: number;
   mcpTimeoutMs: number;
   checks: boolean;
@@ -43,6 +73,8 @@ export interface GatewayConfig {
   /** OTLP/HTTP base URL; unset: spans are not exported (trace context still propagates). */
   otelEndpoint?: string | undefined;
   otelExportDelayMs?: number;
+  /** The one-click unsubscribe of alert emails; absent: /unsubscribe answers 503 (never in production). */
+  unsubscribe?: { keys: string[]; perToken: number; windowSeconds: number };
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -54,6 +86,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     redisPrefix: e.REDIS_PREFIX,
     upstreams: { record: e.RECORD_URL, signals: e.SIGNALS_URL, ledger: e.LEDGER_URL, watch: e.WATCH_URL, mcp: e.MCP_URL },
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.length > 0 ? e.MCP_ALLOWED_ORIGINS : originsOf(e.PUBLIC_BASE_URL),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     mcpTimeoutMs: e.MCP_TIMEOUT_MS,
     checks: e.GATEWAY_CHECKS === 'on',
@@ -62,6 +95,15 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelExportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+    ...(e.UNSUBSCRIBE_SIGNING_KEY
+      ? {
+          unsubscribe: {
+            keys: [e.UNSUBSCRIBE_SIGNING_KEY, ...(e.UNSUBSCRIBE_SIGNING_KEY_PREVIOUS ? [e.UNSUBSCRIBE_SIGNING_KEY_PREVIOUS] : [])],
+            perToken: e.UNSUBSCRIBE_RATE_PER_TOKEN,
+            windowSeconds: e.UNSUBSCRIBE_RATE_WINDOW_SECONDS,
+          },
+        }
+      : {}),
   };
 }
 
@@ -70,4 +112,10 @@ export function assertChecksAllowed(config: Pick<GatewayConfig, 'checks' | 'node
   if (!config.checks && config.nodeEnv === 'production') {
     throw new Error('GATEWAY_CHECKS=off is refused when NODE_ENV=production: it would serve the Record without keys, limits or budgets');
   }
+}
+
+/** The http and https origins of the public base URL's host: where a browser page of this service would live. */
+export function originsOf(publicBaseUrl: string): string[] {
+  const host = new URL(publicBaseUrl).host.toLowerCase();
+  return [`http://${host}`, `https://${host}`];
 }

@@ -14,6 +14,7 @@ import type { ScoringPolicy } from './scoring/policy';
 import type { Upstreams } from './http/upstream';
 import type { UsageLog } from './usage/usage-log';
 import { sendJson, securityHeaders } from './http/io';
+import { wwwAuthenticate } from './access/challenge';
 
 export interface GatewayMetrics {
   base: Metrics;
@@ -112,6 +113,7 @@ export function refuse(
   const extra: Record<string, string> = {};
   if (opts.retryAfterSeconds !== undefined) extra['Retry-After'] = String(opts.retryAfterSeconds);
   if (opts.closeConnection) extra.Connection = 'close';
+  if (code === 'invalid_credentials') extra['WWW-Authenticate'] = wwwAuthenticate(ex.req.headers);
   ex.status = status;
   ex.code = code;
   gw.metrics.base.refusals.inc({ code });

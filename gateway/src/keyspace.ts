@@ -20,6 +20,11 @@ export function rateWindowKeys(prefix: string, keyId: string): [string, string, 
   return [`${tag}:rl:minute`, `${tag}:rl:hour`, `${tag}:rl:day`];
 }
 
+/** The key's MCP protocol window (docs/decisions/0605): one minute, under the key's hash tag. */
+export function protocolWindowKey(prefix: string, keyId: string): string {
+  return `${prefix}{k:${keyId}}:rl:mcp`;
+}
+
 /** Present while a key is in an extraction cool-down (value `cool`) or being suspended (value `suspended`). */
 export function coolDownKey(prefix: string, keyId: string): string {
   return `${prefix}{k:${keyId}}:cool`;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { admin, call, dropPrefix, redisClient, createPlan, errorCode, gatewayConfig, orgWithKey, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * Keys, scopes, plans, suspension and account binding, against a real

@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { startStack, type RunningStack } from '../../test/support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { budgetKey, utcDay } from '../src/keyspace';
 import { call, dropPrefix, errorCode, redisClient } from './support/harness';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 const exec = promisify(execFile);
 

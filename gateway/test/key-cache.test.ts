@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { KeyCache } from '../src/access/key-cache';
 import { key } from './support/key-record';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
-import { privateRedis, type PrivateServer } from '../../test/support/private-servers';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { privateRedis, type PrivateServer } from '@evidence-record/test-support/private-servers';
 import { call, errorCode, gatewayConfig, orgWithKey, startGateway, type IssuedKey, type RunningGateway } from './support/harness';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**

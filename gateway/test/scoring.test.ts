@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { scoreKeys, utcDay } from '../src/keyspace';
 import type { ScoringPolicy } from '../src/scoring/policy';
 import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics, createLogger, createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { UsageLog, type UsageRow } from '../src/usage/usage-log';
 
 /** The usage log against the real usage_log table. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ADMIN_DATABASE_URL, REDIS_URL } from '../../test/support/infra';
+import { ADMIN_DATABASE_URL, REDIS_URL } from '@evidence-record/test-support/infra';
 import { FrontendStream, PgCounter } from './pg-counter';
 import { RedisCounter, RespStream } from './redis-counter';
 import { diffCounts } from './tap';

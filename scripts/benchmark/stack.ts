@@ -1,24 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { serviceNames } from '@evidence-record/registry';
+import { freePort, launchReady, stackEnv, startWaves, type ServiceName, type ServiceProcess } from '@evidence-record/test-support/launcher';
 
 const exec = promisify(execFile);
 
-export type Bundle = 'record' | 'signals' | 'ledger' | 'watch' | 'mcp' | 'email-worker' | 'gateway';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export type Bundle = ServiceName;
+export { freePort };
 
 export interface StackOptions {
   label: string;
@@ -43,12 +33,6 @@ export interface StackOptions {
   uncheckedGateway: boolean;
 }
 
-interface Running {
-  child: ChildProcess;
-  port: number;
-  logFile: string;
-}
-
 /**
  * The services as separate processes from the built bundles (dist/*.mjs),
  * on free loopback ports, with their own database, Redis prefix, NATS
@@ -57,41 +41,31 @@ interface Running {
  */
 export class BenchStack {
   readonly ports = new Map<string, number>();
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, ServiceProcess>();
   readonly env: Record<string, string>;
 
   private constructor(readonly opts: StackOptions, ports: Map<string, number>) {
     this.ports = ports;
-    const url = (n: string) => `http://127.0.0.1:${ports.get(n)}`;
-    this.env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NODE_ENV: 'production',
+    this.env = stackEnv({
+      ports: Object.fromEntries(ports) as Partial<Record<ServiceName, number>>,
+      databaseUrl: opts.databaseUrl,
+      redisUrl: opts.redisUrl,
+      redisPrefix: opts.redisPrefix,
+      natsUrl: opts.natsUrl,
+      natsPrefix: opts.natsPrefix,
+      smtpUrl: opts.smtpUrl,
+      cursorSecret: randomBytes(32).toString('hex'),
+      unsubscribeKey: randomBytes(32).toString('hex'),
+      nodeEnv: 'production',
       // The production default: every request writes its access-log line.
-      LOG_LEVEL: 'info',
-      DATABASE_URL: opts.databaseUrl,
-      REDIS_URL: opts.redisUrl,
-      REDIS_PREFIX: opts.redisPrefix,
-      NATS_URL: opts.natsUrl,
-      NATS_PREFIX: opts.natsPrefix,
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      SMTP_URL: opts.smtpUrl,
-      MAIL_FROM: 'Evidence Record <alerts@evidence-record.bench>',
-      PUBLIC_BASE_URL: url('gateway'),
-      RECORD_URL: url('record'),
-      SIGNALS_URL: url('signals'),
-      LEDGER_URL: url('ledger'),
-      WATCH_URL: url('watch'),
-      MCP_URL: url('mcp'),
-      GATEWAY_URL: url('gateway'),
-      MCP_ALLOWED_HOSTS: `127.0.0.1:${ports.get('gateway')},localhost:${ports.get('gateway')},127.0.0.1:${ports.get('mcp')}`,
-      MCP_ALLOWED_ORIGINS: '',
-      SHUTDOWN_GRACE_MS: '3000',
-    };
+      logLevel: 'info',
+      mailFrom: 'Evidence Record <alerts@evidence-record.bench>',
+    });
   }
 
   static async create(opts: StackOptions): Promise<BenchStack> {
-    const names = ['record', 'signals', 'ledger', 'watch', 'mcp', 'email-worker', 'email-worker-2', 'gateway', 'gateway-off', 'gateway-counted'];
+    // Every service of the registry, and the bench's further replicas.
+    const names = [...serviceNames, 'email-worker-2', 'gateway-off', 'gateway-counted'];
     const ports = new Map<string, number>();
     for (const n of names) ports.set(n, await freePort());
     return new BenchStack(opts, ports);
@@ -101,19 +75,22 @@ export class BenchStack {
     return `http://127.0.0.1:${this.ports.get(name)}`;
   }
 
-  /** Backends first, then the gateway(s), then the MCP service that calls back into the gateway. */
+  /**
+   * The chosen backends and the gateway in the registry's start order (so the MCP service,
+   * which calls back into the gateway, comes last); the extra gateways right after the gateway.
+   */
   async start(): Promise<void> {
-    const first = this.opts.backends.filter((b) => b !== 'mcp');
-    await Promise.all(first.map((b) => this.startProcess(b, b)));
-    await this.startProcess('gateway', 'gateway');
-    if (this.opts.counted) {
-      await this.startProcess('gateway-counted', 'gateway', { DATABASE_URL: this.opts.counted.databaseUrl, REDIS_URL: this.opts.counted.redisUrl, PUBLIC_BASE_URL: this.url('gateway-counted') });
+    for (const wave of startWaves([...new Set<ServiceName>([...this.opts.backends, 'gateway'])])) {
+      await Promise.all(wave.map((b) => this.startProcess(b, b as Bundle)));
+      if (!wave.includes('gateway')) continue;
+      if (this.opts.counted) {
+        await this.startProcess('gateway-counted', 'gateway', { DATABASE_URL: this.opts.counted.databaseUrl, REDIS_URL: this.opts.counted.redisUrl, PUBLIC_BASE_URL: this.url('gateway-counted') });
+      }
+      if (this.opts.uncheckedGateway) {
+        // Not production: the gateway refuses GATEWAY_CHECKS=off under NODE_ENV=production. It needs no Redis or Postgres.
+        await this.startProcess('gateway-off', 'gateway', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off', PUBLIC_BASE_URL: this.url('gateway-off') });
+      }
     }
-    if (this.opts.uncheckedGateway) {
-      // Not production: the gateway refuses GATEWAY_CHECKS=off under NODE_ENV=production. It needs no Redis or Postgres.
-      await this.startProcess('gateway-off', 'gateway', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off', PUBLIC_BASE_URL: this.url('gateway-off') });
-    }
-    if (this.opts.backends.includes('mcp')) await this.startProcess('mcp', 'mcp');
   }
 
   /**
@@ -124,39 +101,20 @@ export class BenchStack {
     const port = this.ports.get(name) ?? (await freePort());
     this.ports.set(name, port);
     const logFile = join(this.opts.logDir, `${this.opts.label}-${name}.log`);
-    const fd = openSync(logFile, 'w');
-    const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', entry], {
-      env: { ...this.env, PORT: String(port), GATEWAY_PORT: String(port), ...extraEnv },
-      stdio: ['ignore', fd, fd],
-    });
-    closeSync(fd);
-    this.running.set(name, { child, port, logFile });
-    await waitReady(name, port, child, logFile);
+    const p = await launchReady({ service: bundle, label: name, port, env: { ...this.env, ...extraEnv }, from: 'bundle', entry, nodeArgs, logFile });
+    this.running.set(name, p);
   }
 
   /** CPU seconds (user + system) a process has used so far, from /proc; null where /proc is not available. */
   cpuSeconds(name: string): number | null {
-    const pid = this.running.get(name)?.child.pid;
-    if (!pid) return null;
-    try {
-      // Fields after the parenthesised command name: state is 3rd, utime 14th, stime 15th (clock ticks of 1/100 s on Linux).
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      return null;
-    }
+    return this.running.get(name)?.cpuSeconds() ?? null;
   }
 
   async stopProcess(name: string): Promise<void> {
-    const r = this.running.get(name);
-    if (!r) return;
+    const p = this.running.get(name);
+    if (!p) return;
     this.running.delete(name);
-    if (r.child.exitCode !== null || r.child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => r.child.once('exit', () => resolve()));
-    r.child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((res) => setTimeout(res, 10_000))]);
-    if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    await p.stop('SIGTERM', 10_000);
   }
 
   async stop(): Promise<void> {
@@ -176,19 +134,4 @@ export class BenchStack {
       throw new Error(`admin ${args.join(' ')} failed: ${e.stdout ?? ''} ${e.stderr ?? ''} ${e.message}`);
     }
   }
-}
-
-async function waitReady(name: string, port: number, child: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${logFile}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${name} not ready on :${port} after 30 s; see ${logFile}`);
 }

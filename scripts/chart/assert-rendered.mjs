@@ -2,7 +2,7 @@
 // Asserts what the evidence-record chart promises, on one `helm template`
 // output and the values file it was rendered with:
 //
-//   * every service has a Deployment (probes on /readyz and /healthz, a
+//   * every service of the registry (services/registry/src/registry.ts) has a Deployment (probes on /readyz and /healthz, a
 //     startupProbe, hardened securityContext, /tmp emptyDir, preStop drain,
 //     `node dist/<service>.mjs`, its port), a Service, a PDB, and an HPA
 //     exactly when its autoscaling is enabled;
@@ -17,7 +17,7 @@
 // Usage:
 //   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> [--values more.yaml] \
 //     --rendered <helm template output> [--release er] [--require-all-hpa] \
-//     [--service-monitor-api]
+//     [--service-monitor-api] [--registry <registry.json>] [--chart <chart dir>]
 // Exit 0 when every assertion holds, 1 otherwise.
 
 import { readFileSync } from 'node:fs';
@@ -29,24 +29,46 @@ import { parseAllDocuments, parse } from 'yaml';
 
 const chartDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../charts/evidence-record');
 
-const SERVICES = {
-  gateway: { port: 8080, env: ['PORT', 'GATEWAY_PORT', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'PUBLIC_BASE_URL', 'RECORD_URL', 'SIGNALS_URL', 'LEDGER_URL', 'WATCH_URL', 'MCP_URL'] },
-  record: { port: 8101, env: ['PORT', 'DATABASE_URL'] },
-  signals: { port: 8102, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'CURSOR_SECRET', 'PUBLIC_BASE_URL'] },
-  ledger: { port: 8103, env: ['PORT', 'DATABASE_URL'] },
-  watch: { port: 8104, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'] },
-  mcp: { port: 8105, env: ['PORT', 'GATEWAY_URL', 'MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'], forbidden: ['DATABASE_URL'] },
-  'email-worker': { port: 8106, env: ['PORT', 'DATABASE_URL', 'NATS_URL', 'NATS_PREFIX', 'SMTP_URL', 'MAIL_FROM', 'PUBLIC_BASE_URL'] },
-};
+// The registry's JSON twin; --registry names another (chart-check.sh renders a chart with one more service).
+const registryArg = process.argv.indexOf('--registry');
+const registryFile = registryArg > 0 ? process.argv[registryArg + 1] : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../services/registry/registry.json');
+const registry = JSON.parse(readFileSync(registryFile, 'utf8')).services;
+const urlEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+/**
+ * What each service of the registry must get: env vars follow from its needs
+ * and calls; a service that needs no database must not get DATABASE_URL.
+ * Only the gateway's and the MCP service's own settings are listed by hand.
+ */
+const OWN_ENV = { gateway: ['GATEWAY_PORT', 'MCP_ALLOWED_ORIGINS'], mcp: ['MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'] };
+const SERVICES = Object.fromEntries(
+  registry.map((s) => {
+    const n = s.needs ?? {};
+    const env = [
+      ...(s.http ? ['PORT'] : []),
+      ...(OWN_ENV[s.name] ?? []),
+      ...(n.database ? ['DATABASE_URL'] : []),
+      ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
+      ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
+      ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
+      ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
+      ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
+      ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
+      ...(s.calls ?? []).map(urlEnv),
+    ];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY'])];
+    return [s.name, { port: s.port, http: s.http, env, forbidden, internet: Boolean(n.internet) }];
+  }),
+);
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
-const BACKEND_CALLERS = { record: ['gateway'], signals: ['gateway'], ledger: ['gateway'], watch: ['gateway'], mcp: ['gateway'], gateway: ['mcp'] };
+/** Who may connect to each service: the services whose registry entry calls it. */
+const CALLERS = Object.fromEntries(registry.map((s) => [s.name, registry.filter((x) => x.calls?.includes(s.name)).map((x) => x.name)]));
 
 function args() {
-  const out = { values: [], release: 'er', requireAllHpa: false, serviceMonitorApi: false };
+  const out = { values: [], release: 'er', requireAllHpa: false, serviceMonitorApi: false, chart: chartDir };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -55,6 +77,8 @@ function args() {
     else if (a === '--release') out.release = argv[++i];
     else if (a === '--require-all-hpa') out.requireAllHpa = true;
     else if (a === '--service-monitor-api') out.serviceMonitorApi = true;
+    else if (a === '--registry') i++; // read above
+    else if (a === '--chart') out.chart = argv[++i];
     else throw new Error(`unknown argument ${a}`);
   }
   if (out.values.length === 0 || !out.rendered) throw new Error('--values and --rendered are required');
@@ -87,7 +111,7 @@ function check(ok, message) {
 function main() {
   const opt = args();
   // Merged like helm: chart defaults, then each --values file in order.
-  const values = [path.join(chartDir, 'values.yaml'), ...opt.values].reduce(
+  const values = [path.join(opt.chart, 'values.yaml'), ...opt.values].reduce(
     (acc, f) => merge(acc, parse(readFileSync(f, 'utf8')) ?? {}),
     {},
   );
@@ -101,20 +125,26 @@ function main() {
   for (const [svc, facts] of Object.entries(SERVICES)) {
     const name = `${prefix}-${svc}`;
     const sv = values.services[svc];
+    if (!check(sv, `${svc}: values.yaml has no services.${svc} block`)) continue;
+    const port = portOf(values, svc);
     const dep = find('Deployment', name);
     if (!check(dep, `${svc}: Deployment ${name} missing`)) continue;
     const pod = dep.spec.template.spec;
     const c = pod.containers?.find((x) => x.name === svc) ?? pod.containers?.[0];
     if (!check(c, `${svc}: Deployment has no container`)) continue;
 
-    check(c.readinessProbe?.httpGet?.path === '/readyz', `${svc}: readinessProbe must GET /readyz`);
-    check(c.livenessProbe?.httpGet?.path === '/healthz', `${svc}: livenessProbe must GET /healthz`);
-    check(c.startupProbe?.httpGet, `${svc}: startupProbe missing`);
-    for (const p of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
-      check(c[p]?.httpGet?.port === 'http' || c[p]?.httpGet?.port === facts.port, `${svc}: ${p} must target the service port`);
+    if (facts.http) {
+      check(c.readinessProbe?.httpGet?.path === '/readyz', `${svc}: readinessProbe must GET /readyz`);
+      check(c.livenessProbe?.httpGet?.path === '/healthz', `${svc}: livenessProbe must GET /healthz`);
+      check(c.startupProbe?.httpGet, `${svc}: startupProbe missing`);
+      for (const p of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+        check(c[p]?.httpGet?.port === 'http' || c[p]?.httpGet?.port === port, `${svc}: ${p} must target the service port`);
+      }
+      check(c.ports?.some((p) => p.name === 'http' && p.containerPort === port), `${svc}: containerPort http=${port} missing`);
+    } else {
+      check(!c.ports?.length && !c.readinessProbe && !c.livenessProbe && !c.startupProbe, `${svc}: serves no HTTP, so no ports or HTTP probes`);
     }
     check(JSON.stringify([...(c.command ?? []), ...(c.args ?? [])]) === JSON.stringify(['node', `dist/${svc}.mjs`]), `${svc}: must run node dist/${svc}.mjs`);
-    check(c.ports?.some((p) => p.name === 'http' && p.containerPort === facts.port), `${svc}: containerPort http=${facts.port} missing`);
     check(c.lifecycle?.preStop, `${svc}: preStop hook missing`);
     check(Number.isInteger(pod.terminationGracePeriodSeconds), `${svc}: terminationGracePeriodSeconds missing`);
     check(pod.automountServiceAccountToken === false, `${svc}: automountServiceAccountToken must be false`);
@@ -124,7 +154,7 @@ function main() {
     const env = new Map((c.env ?? []).map((e) => [e.name, e]));
     for (const n of [...COMMON_ENV, ...facts.env]) check(env.has(n), `${svc}: env ${n} missing`);
     for (const n of facts.forbidden ?? []) check(!env.has(n), `${svc}: env ${n} must not be set`);
-    check(env.get('PORT')?.value === String(facts.port), `${svc}: PORT must be ${facts.port}`);
+    if (facts.http) check(env.get('PORT')?.value === String(port), `${svc}: PORT must be ${port}`);
     for (const n of SECRET_ENV) {
       if (env.has(n)) check(env.get(n).valueFrom?.secretKeyRef?.name && !('value' in env.get(n)), `${svc}: ${n} must come from a secretKeyRef`);
     }
@@ -138,17 +168,16 @@ function main() {
         check(order.indexOf(pw) < order.indexOf(n), `${svc}: ${pw} must be defined before ${n}`);
       }
     }
-    if (svc === 'gateway') {
-      for (const up of ['record', 'signals', 'ledger', 'watch', 'mcp']) {
-        check(env.get(`${up.toUpperCase()}_URL`)?.value === `http://${prefix}-${up}:${SERVICES[up].port}`, `gateway: ${up.toUpperCase()}_URL must be http://${prefix}-${up}:${SERVICES[up].port}`);
-      }
+    for (const callee of registry.find((r) => r.name === svc).calls ?? []) {
+      const want = `http://${prefix}-${callee}:${portOf(values, callee)}`;
+      check(env.get(urlEnv(callee))?.value === want, `${svc}: ${urlEnv(callee)} must be ${want}`);
     }
-    if (svc === 'mcp') check(env.get('GATEWAY_URL')?.value === `http://${prefix}-gateway:8080`, 'mcp: GATEWAY_URL must point at the gateway Service');
 
     // Service
     const s = find('Service', name);
-    if (check(s, `${svc}: Service ${name} missing`)) {
-      check(s.spec.ports?.some((p) => p.port === facts.port), `${svc}: Service must expose port ${facts.port}`);
+    if (!facts.http) check(!s, `${svc}: serves no HTTP, so no Service`);
+    else if (check(s, `${svc}: Service ${name} missing`)) {
+      check(s.spec.ports?.some((p) => p.port === port), `${svc}: Service must expose port ${port}`);
       check(matches(s.spec.selector, dep.spec.template.metadata.labels), `${svc}: Service selector does not match the pods`);
     }
 
@@ -176,6 +205,8 @@ function main() {
     }
   }
 
+  for (const svc of Object.keys(values.services ?? {})) check(SERVICES[svc], `services.${svc}: not in services/registry/src/registry.ts`);
+
   // Migrations hook
   const job = find('Job', `${prefix}-migrate`);
   if (values.migrations?.enabled === false) check(!job, 'migrations: Job rendered although migrations.enabled is false');
@@ -191,10 +222,17 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor secret may be rendered.
-  const secrets = all('Secret');
-  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
-  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+  // Secrets: only the generated cursor and unsubscribe-key secrets may be rendered, each unless an existing one is named.
+  const secrets = all('Secret').map((x) => x.metadata.name).sort();
+  const expectedSecrets = [
+    ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
+  ].sort();
+  check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
+  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
+  const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
+  const previousTo = Object.keys(SERVICES).filter((name) => envOf(name).some((e) => e.name === 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS'));
+  check(JSON.stringify(previousTo) === JSON.stringify(values.unsubscribeSigningKey?.previousKey ? ['gateway'] : []), `UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: on ${previousTo.join(', ') || 'nothing'}`);
 
   checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
 
@@ -214,6 +252,11 @@ function main() {
   for (const f of failures) console.log(`  FAIL ${label}: ${f}`);
   console.log(`assertions ${label}: ${passed} passed, ${failures.length} failed`);
   process.exit(failures.length === 0 ? 0 : 1);
+}
+
+/** A service's port: its values block may override the registry's. */
+function portOf(values, svc) {
+  return values.services?.[svc]?.port ?? SERVICES[svc].port;
 }
 
 function checkHardened(who, pod, c) {
@@ -252,7 +295,7 @@ function checkNetworkPolicies(values, policies, prefix) {
     check(p.spec.policyTypes?.includes('Ingress') && p.spec.policyTypes?.includes('Egress'), `networkpolicy ${svc}: must cover Ingress and Egress`);
     const ingress = p.spec.ingress ?? [];
     const fromComponents = ingress.flatMap((r) => (r.from ?? []).map(componentOf)).filter(Boolean);
-    const callers = BACKEND_CALLERS[svc] ?? [];
+    const callers = CALLERS[svc];
     check(callers.every((x) => fromComponents.includes(x)), `networkpolicy ${svc}: must admit ${callers.join(', ') || 'no callers'}`);
     check(fromComponents.every((x) => callers.includes(x)), `networkpolicy ${svc}: admits unexpected components ${fromComponents.filter((x) => !callers.includes(x)).join(', ')}`);
     if (svc !== 'gateway') {
@@ -262,7 +305,7 @@ function checkNetworkPolicies(values, policies, prefix) {
       const metricsOpen = values.networkPolicy.metrics?.enabled && !(values.networkPolicy.metrics.from?.length > 0);
       check(open.length === 0 || (metricsOpen && open.length === 1), `networkpolicy ${svc}: an ingress rule admits any source`);
     }
-    if (values.networkPolicy.metrics?.enabled) {
+    if (values.networkPolicy.metrics?.enabled && SERVICES[svc].http) {
       check(ingress.some((r) => (r.from ?? []).some((f) => f.namespaceSelector) || !r.from), `networkpolicy ${svc}: no metrics ingress for Prometheus`);
     }
     const egress = p.spec.egress ?? [];
@@ -272,6 +315,20 @@ function checkNetworkPolicies(values, policies, prefix) {
     else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
     if (SERVICES[svc].env.includes('REDIS_URL')) check(hasPort(values.externalRedis.port, 'TCP'), `networkpolicy ${svc}: Redis egress missing`);
     if (SERVICES[svc].env.includes('NATS_URL')) check(hasPort(values.externalNats.port, 'TCP'), `networkpolicy ${svc}: NATS egress missing`);
+    // The internet rule: the configured ports to 0.0.0.0/0 minus every private range, only for services that need it.
+    const want = values.networkPolicy.egress.internet;
+    const internetRules = egress.filter((r) => (r.to ?? []).some((t) => t.ipBlock?.cidr === '0.0.0.0/0') && (r.ports ?? []).some((p) => want.ports.includes(p.port)));
+    if (SERVICES[svc].internet) {
+      check(internetRules.length === 1, `networkpolicy ${svc}: one internet egress rule expected, got ${internetRules.length}`);
+      const r = internetRules[0];
+      if (r) {
+        check(want.ports.every((x) => r.ports?.some((p) => p.port === x)) && r.ports.length === want.ports.length, `networkpolicy ${svc}: internet egress must open exactly ${want.ports.join(', ')}`);
+        const v4 = r.to.find((t) => t.ipBlock?.cidr === '0.0.0.0/0');
+        for (const cidr of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']) check(v4.ipBlock.except?.includes(cidr), `networkpolicy ${svc}: internet egress must except ${cidr}`);
+      }
+    } else {
+      check(internetRules.length === 0, `networkpolicy ${svc}: internet egress not needed`);
+    }
     if (SERVICES[svc].env.includes('SMTP_URL')) check(values.smtp.ports.every((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress missing`);
     else check(!values.smtp.ports.some((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress not needed`);
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editionHash } from '@evidence-record/contract';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { generateRecord, type GenerateResult } from './generate';
 
 describe('the large-Record generator (2000 products, 1000 Signals)', () => {

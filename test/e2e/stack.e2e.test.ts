@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilityList, scopes, selfServiceScopes } from '@evidence-record/contract';
-import { call as callGateway, releaseSignalOn } from '../support/client';
-import { issueKey, startStack, type RunningStack } from '../support/stack';
-import { waitFor } from '../support/wait';
+import { call as callGateway, releaseSignalOn } from '@evidence-record/test-support/client';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * The whole stack as separate processes, driven only over HTTP through the

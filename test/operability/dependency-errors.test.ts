@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics, createLogger, createPool, type Pool } from '@evidence-record/platform';
-import { connectRedis } from '../../gateway/src/app';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../support/db';
-import { ADMIN_DATABASE_URL, NATS_URL } from '../support/infra';
-import { freePort, type ServiceName } from '../support/stack';
-import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '../../services/watch/test/support/fixtures';
-import { deleteStreams, startFanout } from '../../services/email-worker/test/support/stack';
+import { connectRedis } from '@evidence-record/gateway';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { ADMIN_DATABASE_URL, NATS_URL } from '@evidence-record/test-support/infra';
+import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
+import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '@evidence-record/test-support/watch-fixtures';
+import { deleteStreams, startFanout } from '@evidence-record/test-support/email-worker';
 import { parseMetrics, request, scrape, startProcess, valueOf, waitFor, type ServiceProcess } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes, selfServiceScopes } from '@evidence-record/contract';
-import { issueKey, serviceNames, startStack, type RunningStack, type ServiceName } from '../support/stack';
-import { call, releaseSignalOn } from '../support/client';
+import { issueKey, serviceNames, startStack, type RunningStack, type ServiceName } from '@evidence-record/test-support/stack';
+import { call, releaseSignalOn } from '@evidence-record/test-support/client';
 import { declared, scrape, select, valueOf, waitFor, type Sample } from './support';
 
 /**
@@ -119,6 +119,7 @@ describe('/metrics on every service', () => {
       watch: ['postgres', 'nats'],
       mcp: ['gateway'],
       'email-worker': ['postgres', 'nats', 'smtp'],
+      monitor: ['postgres'],
     };
     for (const [name, dependencies] of Object.entries(expected) as Array<[ServiceName, string[]]>) {
       expect(select(pages[name].samples, 'er_dependency_errors_total').map((s) => s.labels.dependency).sort(), name).toEqual([...dependencies].sort());

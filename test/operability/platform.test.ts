@@ -19,7 +19,7 @@ import {
   startService,
   type ServiceAppOptions,
 } from '@evidence-record/platform';
-import { ADMIN_DATABASE_URL } from '../support/infra';
+import { ADMIN_DATABASE_URL } from '@evidence-record/test-support/infra';
 import { connectionRefused, gate, parseMetrics, request, valueOf, waitFor } from './support';
 
 /**

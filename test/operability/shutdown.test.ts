@@ -9,11 +9,11 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHODOLOGY_VERSION, buildAnswer, capabilities, generateKey, streamNames } from '@evidence-record/contract';
 import { Metrics, connectNats, createLogger, createServiceApp, createPool, finishServiceApp, mountCapability, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../support/db';
-import { NATS_URL, REDIS_URL } from '../support/infra';
-import { freePort, type ServiceName } from '../support/stack';
-import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '../../services/watch/test/support/fixtures';
-import { deleteStreams, startFanout } from '../../services/email-worker/test/support/stack';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { NATS_URL, REDIS_URL } from '@evidence-record/test-support/infra';
+import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
+import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '@evidence-record/test-support/watch-fixtures';
+import { deleteStreams, startFanout } from '@evidence-record/test-support/email-worker';
 import { connectionRefused, gate, request, spawnService, waitFor, type HttpAnswer, type ServiceProcess } from './support';
 
 /**

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { connect } from 'node:net';
-import { entrypoints, waitReady, type ServiceName } from '../support/stack';
-export { waitFor } from '../support/wait';
+import { launch, type ServiceName } from '@evidence-record/test-support/launcher';
+export { waitFor } from '@evidence-record/test-support/wait';
 
 /** One sample of the Prometheus text format. */
 export interface Sample {
@@ -74,39 +74,20 @@ export interface ServiceProcess {
 
 /** One service's real entrypoint as a child process, ready when /readyz answers 200. */
 export async function spawnService(name: ServiceName, port: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const proc = startProcess(name, { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), ...env });
-  await waitReady(name, port, proc.child, proc.lines);
-  return { ...proc, port };
+  const p = launch({ service: name, port, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env } });
+  try {
+    await p.ready();
+  } catch (err) {
+    p.kill();
+    throw err;
+  }
+  return { name, port, child: p.child, lines: p.lines, exited: p.exited, kill: () => p.kill() };
 }
 
 /** The entrypoint as a child process, without waiting for anything (for processes expected to refuse to start). */
 export function startProcess(name: ServiceName, env: NodeJS.ProcessEnv): Omit<ServiceProcess, 'port'> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entrypoints[name]], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  // Whole lines only, each stream on its own (a line may arrive in two chunks).
-  const partial = { out: '', err: '' };
-  const keep = (stream: 'out' | 'err') => (b: Buffer) => {
-    const parts = (partial[stream] + b.toString()).split('\n');
-    partial[stream] = parts.pop() ?? '';
-    lines.push(...parts.filter(Boolean));
-  };
-  child.stdout!.on('data', keep('out'));
-  child.stderr!.on('data', keep('err'));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => {
-      for (const rest of [partial.out, partial.err]) if (rest) lines.push(rest);
-      resolve({ code, signal });
-    }),
-  );
-  return {
-    name,
-    child,
-    lines,
-    exited,
-    kill: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    },
-  };
+  const p = launch({ service: name, env });
+  return { name, child: p.child, lines: p.lines, exited: p.exited, kill: () => p.kill() };
 }
 
 export interface HttpAnswer {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes } from '@evidence-record/contract';
-import { issueKey, startStack, type RunningStack, type ServiceName } from '../support/stack';
-import { call, releaseSignalOn } from '../support/client';
+import { issueKey, startStack, type RunningStack, type ServiceName } from '@evidence-record/test-support/stack';
+import { call, releaseSignalOn } from '@evidence-record/test-support/client';
 import { jsonLines, waitFor } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures } from './support/figures';
 import { send, type Reply } from './support/http';
 import { customer, operator, query, type Customer } from './support/operator';

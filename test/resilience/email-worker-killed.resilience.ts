@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures } from './support/figures';
 import { MailSink } from './support/mail-sink';
 import { addWatchers, alertsFor, comparableProducts, query, releaseNewSignals } from './support/operator';

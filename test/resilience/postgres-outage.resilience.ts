@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestIdPattern, scopes } from '@evidence-record/contract';
-import { ADMIN_DATABASE_URL } from '../support/infra';
-import { startStack, type RunningStack } from '../support/stack';
+import { ADMIN_DATABASE_URL } from '@evidence-record/test-support/infra';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from './support/figures';
 import { percentile, send, steadyStream, type Reply } from './support/http';
 import { customer, query, type Customer } from './support/operator';

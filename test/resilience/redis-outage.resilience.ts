@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { requestIdPattern, selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from './support/figures';
 import { send, steadyStream, type Reply } from './support/http';
 import { customer, query, type Customer } from './support/operator';

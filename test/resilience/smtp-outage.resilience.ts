@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from './support/figures';
 import { send, steadyStream } from './support/http';
 import { MailSink } from './support/mail-sink';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { customer, query, type Customer } from '../resilience/support/operator';
 

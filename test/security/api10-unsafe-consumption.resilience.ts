@@ -3,7 +3,7 @@ import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHODOLOGY_VERSION, buildAnswer, requestIdPattern, selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { customer, type Customer } from '../resilience/support/operator';
 import { startReplica, type Replica } from '../resilience/support/processes';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope, selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from '../resilience/support/figures';
 import { median, send, type Reply } from '../resilience/support/http';
 import { cli, customer, operator, query, type Customer } from '../resilience/support/operator';

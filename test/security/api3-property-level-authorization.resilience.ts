@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityList, scopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send, type Reply } from '../resilience/support/http';
 import { approveCandidates, customer, openCandidates, operator, query, releaseApproved, type Customer } from '../resilience/support/operator';
 

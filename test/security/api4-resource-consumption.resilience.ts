@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SEARCH_RESULT_CAP, selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { customer, query } from '../resilience/support/operator';
 

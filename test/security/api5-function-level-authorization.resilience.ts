@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityList, scopes, selfServiceScopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { cli, customer, operator, query } from '../resilience/support/operator';
 import { until } from '../resilience/support/processes';

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfServiceScopes } from '@evidence-record/contract';
 import { coolDownKey } from '@evidence-record/gateway';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { cli, customer, query, type Customer } from '../resilience/support/operator';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityList, scopes } from '@evidence-record/contract';
-import { startStack, type RunningStack } from '../support/stack';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send, type Reply } from '../resilience/support/http';
 import { customer, type Customer } from '../resilience/support/operator';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
-import { freePort } from './net';
+import { freePort } from './launcher';
 import { waitFor } from './wait';
 
 /**

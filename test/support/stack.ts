@@ -1,28 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { service, serviceNames, type ServiceName } from '@evidence-record/registry';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
 import { NATS_URL, REDIS_URL } from './infra';
-import { freePort } from './net';
+import { freePorts, imageCommand, launchReady, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
 import { TestSmtpServer } from './smtp';
 
 const exec = promisify(execFile);
 
-export const serviceNames = ['record', 'signals', 'ledger', 'watch', 'mcp', 'email-worker', 'gateway'] as const;
-export type ServiceName = (typeof serviceNames)[number];
+export { freePort } from './launcher';
+export { serviceNames, type ServiceName };
 
-export const entrypoints: Record<ServiceName, string> = {
-  gateway: 'gateway/src/main.ts',
-  record: 'services/record/src/main.ts',
-  signals: 'services/signals/src/main.ts',
-  ledger: 'services/ledger/src/main.ts',
-  watch: 'services/watch/src/main.ts',
-  mcp: 'services/mcp/src/main.ts',
-  'email-worker': 'services/email-worker/src/main.ts',
-};
-
-export { freePort };
+/** Each service's TypeScript entry point (from the registry). */
+export const entrypoints = Object.fromEntries(serviceNames.map((n) => [n, service(n).entry])) as Record<ServiceName, string>;
 
 export interface RunningStack {
   baseUrl: string;
@@ -51,6 +43,8 @@ export interface StackOptions {
   redisUrl?: string;
   /** A private nats-server (e.g. one a fault test stops and restarts) instead of the machine's. */
   natsUrl?: string;
+  /** Run every service and the operator CLI from a built image's files instead of the sources. */
+  image?: ImageRoot;
 }
 
 export async function startStack(label: string, opts: StackOptions = {}): Promise<RunningStack> {
@@ -59,64 +53,48 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
   const { redisPrefix, natsPrefix } = isolationPrefix(label);
   const smtp = new TestSmtpServer();
   await smtp.start();
-  const ports = Object.fromEntries(await Promise.all(serviceNames.map(async (n) => [n, await freePort()]))) as Record<ServiceName, number>;
-  const url = (n: ServiceName) => `http://127.0.0.1:${ports[n]}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.STACK_LOG_LEVEL ?? 'warn',
-    DATABASE_URL: db.url,
-    REDIS_URL: opts.redisUrl ?? REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    NATS_URL: opts.natsUrl ?? NATS_URL,
-    NATS_PREFIX: natsPrefix,
-    CURSOR_SECRET: randomBytes(32).toString('hex'),
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Evidence Record <alerts@evidence-record.test>',
-    PUBLIC_BASE_URL: url('gateway'),
-    RECORD_URL: url('record'),
-    SIGNALS_URL: url('signals'),
-    LEDGER_URL: url('ledger'),
-    WATCH_URL: url('watch'),
-    MCP_URL: url('mcp'),
-    GATEWAY_URL: url('gateway'),
-    MCP_ALLOWED_HOSTS: `127.0.0.1:${ports.gateway},localhost:${ports.gateway},127.0.0.1:${ports.mcp}`,
-    MCP_ALLOWED_ORIGINS: '',
-    SHUTDOWN_GRACE_MS: '3000',
-  };
+  const ports = await freePorts();
+  const env: NodeJS.ProcessEnv = stackEnv({
+    ports,
+    databaseUrl: db.url,
+    redisUrl: opts.redisUrl ?? REDIS_URL,
+    redisPrefix,
+    natsUrl: opts.natsUrl ?? NATS_URL,
+    natsPrefix,
+    smtpUrl: smtp.url,
+    cursorSecret: randomBytes(32).toString('hex'),
+    unsubscribeKey: randomBytes(32).toString('hex'),
+    // The chart runs the image with NODE_ENV=production.
+    nodeEnv: opts.image ? 'production' : 'test',
+    logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',
+    mailFrom: 'Evidence Record <alerts@evidence-record.test>',
+  });
+  if (opts.image) {
+    // The image's own ENV as a container runtime applies it; PATH and HOME are the image's (the host's mean nothing inside it).
+    for (const [k, v] of Object.entries(opts.image.env)) if (k === 'PATH' || k === 'HOME' || !(k in env)) env[k] = v;
+  }
   const processes = new Map<ServiceName, ChildProcess>();
+  const running = new Map<ServiceName, ServiceProcess>();
   const logs = new Map<ServiceName, string[]>();
 
   const startService = async (name: ServiceName) => {
-    const lines: string[] = logs.get(name) ?? [];
-    logs.set(name, lines);
-    const child = spawn(process.execPath, ['--import', 'tsx', entrypoints[name]], {
-      env: { ...env, PORT: String(ports[name]), GATEWAY_PORT: String(ports.gateway), ...(opts.extraEnv?.[name] ?? {}) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (b: Buffer) => {
-      lines.push(...b.toString().split('\n').filter(Boolean));
-      if (lines.length > 500) lines.splice(0, lines.length - 500);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    processes.set(name, child);
-    await waitReady(name, ports[name], child, lines);
+    const command = opts.image ? imageCommand(opts.image, [`dist/${name}.mjs`]) : undefined;
+    const p = await launchReady({ service: name, port: ports[name], env: { ...env, ...(opts.extraEnv?.[name] ?? {}) }, from: 'source', command, keepLines: 500, lines: logs.get(name) ?? [] });
+    logs.set(name, p.lines);
+    processes.set(name, p.child);
+    running.set(name, p);
   };
 
   const stopService = async (name: ServiceName, signal: NodeJS.Signals = 'SIGTERM') => {
-    const child = processes.get(name);
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 8000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
+    const p = running.get(name);
+    if (!p) return;
+    await p.stop(signal, 8000);
+    running.delete(name);
     processes.delete(name);
   };
 
   const stack: RunningStack = {
-    baseUrl: url('gateway'),
+    baseUrl: `http://127.0.0.1:${ports.gateway}`,
     db,
     env,
     ports,
@@ -124,7 +102,8 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     processes,
     logs,
     admin: async (...args: string[]) => {
-      const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { env: { ...env } });
+      const cli = opts.image ? imageCommand(opts.image, ['dist/admin.mjs', ...args, '--json']) : { file: process.execPath, args: ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'] };
+      const { stdout } = await exec(cli.file, cli.args, { env: { ...env } });
       return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     },
     stopService,
@@ -137,31 +116,13 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
   };
 
   try {
-    // Backends first, then the MCP service and the gateway that front them.
-    const backends = services.filter((s) => s !== 'gateway' && s !== 'mcp');
-    await Promise.all(backends.map(startService));
-    if (services.includes('gateway')) await startService('gateway');
-    if (services.includes('mcp')) await startService('mcp');
+    // In the registry's start order (backends, then the gateway, then the MCP service that calls it).
+    for (const wave of startWaves(services)) await Promise.all(wave.map((n) => startService(n as ServiceName)));
   } catch (err) {
     await stack.stop();
     throw err;
   }
   return stack;
-}
-
-export async function waitReady(name: string, port: number, child: ChildProcess, lines: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${lines.slice(-30).join('\n')}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${name} not ready on :${port} after 30 s:\n${lines.slice(-30).join('\n')}`);
 }
 
 /** An organisation, optionally bound to one account, with one key of the given scopes. */

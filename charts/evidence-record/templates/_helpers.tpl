@@ -80,47 +80,30 @@ Image reference. Takes dict "root" $ "override" <image values or empty dict>.
 {{- end -}}
 
 {{/*
-What each service is wired to. These are facts about the code, not settings,
-so they live here rather than in values.yaml.
-  database/redis/nats/smtp/cursor: which env vars (and egress) it needs
-  publicBaseUrl: gets PUBLIC_BASE_URL
-  callers: components allowed to connect to it (ingress)
-  calls: components it connects to (egress)
-  public: reachable from outside the release (gateway only)
+values.services with what the registry knows filled in (each service's port
+unless its block sets one), as YAML. Fails on a block the registry does not
+know and on a registry service without a block. The wiring itself
+("er.wiring") is generated from services/registry/src/registry.ts into
+_registry.tpl.
 */}}
-{{- define "er.wiring" -}}
-gateway:
-  database: true
-  redis: true
-  publicBaseUrl: true
-  public: true
-  callers: [mcp]
-  calls: [record, signals, ledger, watch, mcp]
-record:
-  database: true
-  callers: [gateway]
-signals:
-  database: true
-  nats: true
-  cursor: true
-  publicBaseUrl: true
-  callers: [gateway]
-ledger:
-  database: true
-  callers: [gateway]
-watch:
-  database: true
-  nats: true
-  publicBaseUrl: true
-  callers: [gateway]
-mcp:
-  callers: [gateway]
-  calls: [gateway]
-email-worker:
-  database: true
-  nats: true
-  smtp: true
-  publicBaseUrl: true
+{{- define "er.services" -}}
+{{- $all := include "er.wiring" . | fromYaml -}}
+{{- $out := dict -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if not (hasKey $all $name) -}}
+{{- fail (printf "services.%s: unknown service; the registry (services/registry/src/registry.ts) has %s" $name (keys $all | sortAlpha | join ", ")) -}}
+{{- end -}}
+{{- $w := index $all $name -}}
+{{- $facts := dict -}}
+{{- if $w.port }}{{ $_ := set $facts "port" $w.port }}{{ end -}}
+{{- $_ := set $out $name (mergeOverwrite $facts (deepCopy ($svc | default dict))) -}}
+{{- end -}}
+{{- range $name, $_ := $all -}}
+{{- if not (hasKey $.Values.services $name) -}}
+{{- fail (printf "services.%s: the registry declares this service but values.yaml has no block for it" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}
 
 {{/* Wiring of one component as a dict. Takes a component context. */}}
@@ -134,7 +117,7 @@ email-worker:
 
 {{/* In-cluster URL of a component: http://<release>-<name>:<port>. Takes dict "root" $ "name" N. */}}
 {{- define "er.componentUrl" -}}
-{{- $svc := index .root.Values.services .name -}}
+{{- $svc := index (include "er.services" .root | fromYaml) .name -}}
 {{- printf "http://%s:%v" (include "er.componentName" .) $svc.port -}}
 {{- end -}}
 
@@ -170,6 +153,11 @@ email-worker:
 {{/* Name of the Secret holding CURSOR_SECRET. */}}
 {{- define "er.cursorSecretName" -}}
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
+{{- end -}}
+
+{{/* Name of the Secret holding the unsubscribe signing key. */}}
+{{- define "er.unsubscribeSecretName" -}}
+{{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
 {{- end -}}
 
 {{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
@@ -249,8 +237,10 @@ email-worker:
 {{- $w := include "er.wiringOf" . | fromYaml -}}
 - name: NODE_ENV
   value: production
+{{- if $w.http }}
 - name: PORT
   value: {{ .svc.port | quote }}
+{{- end }}
 - name: LOG_LEVEL
   value: {{ $v.logLevel | quote }}
 - name: SHUTDOWN_GRACE_MS
@@ -281,6 +271,20 @@ email-worker:
       name: {{ include "er.cursorSecretName" $root | quote }}
       key: {{ $v.cursorSecret.key | quote }}
 {{- end }}
+{{- if $w.unsubscribe }}
+- name: UNSUBSCRIBE_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.key | quote }}
+{{- if and (eq $w.unsubscribe "verify") $v.unsubscribeSigningKey.previousKey }}
+- name: UNSUBSCRIBE_SIGNING_KEY_PREVIOUS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.previousKey | quote }}
+{{- end }}
+{{- end }}
 {{- if $w.smtp }}
 - name: SMTP_URL
   valueFrom:
@@ -290,17 +294,18 @@ email-worker:
 - name: MAIL_FROM
   value: {{ $v.smtp.from | quote }}
 {{- end }}
+{{- range $callee := ($w.calls | default list) }}
+- name: {{ printf "%s_URL" (upper $callee | replace "-" "_") }}
+  value: {{ include "er.componentUrl" (dict "root" $root "name" $callee) | quote }}
+{{- end }}
 {{- if eq .name "gateway" }}
 - name: GATEWAY_PORT
   value: {{ .svc.port | quote }}
-{{- range $up := list "record" "signals" "ledger" "watch" "mcp" }}
-- name: {{ printf "%s_URL" (upper $up) }}
-  value: {{ include "er.componentUrl" (dict "root" $root "name" $up) | quote }}
-{{- end }}
+{{- /* The gateway refuses a cross-origin /mcp request before its key is read: the same Origin list as the MCP service. */}}
+- name: MCP_ALLOWED_ORIGINS
+  value: {{ (default (list (include "er.publicOrigin" $root)) $v.services.mcp.allowedOrigins) | join "," | quote }}
 {{- end }}
 {{- if eq .name "mcp" }}
-- name: GATEWAY_URL
-  value: {{ include "er.componentUrl" (dict "root" $root "name" "gateway") | quote }}
 - name: MCP_ALLOWED_HOSTS
   value: {{ (default (list (include "er.publicHost" $root)) .svc.allowedHosts) | join "," | quote }}
 - name: MCP_ALLOWED_ORIGINS
@@ -377,6 +382,13 @@ An empty peer list allows the ports to any destination.
 {{- end }}
 {{- if $w.smtp }}
 {{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}
+{{- end }}
+{{- if $w.internet }}
+{{- $to := list (dict "ipBlock" (dict "cidr" "0.0.0.0/0" "except" $e.internet.except)) }}
+{{- if $e.internet.exceptV6 }}
+{{- $to = append $to (dict "ipBlock" (dict "cidr" "::/0" "except" $e.internet.exceptV6)) }}
+{{- end }}
+{{ include "er.egressRule" (dict "to" $to "ports" $e.internet.ports) }}
 {{- end }}
 {{- with $e.extra }}
 {{ toYaml . }}

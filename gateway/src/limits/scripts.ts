@@ -184,13 +184,47 @@ if next(evidence) ~= nil then evidenceJson = cjson.encode(evidence) end
 return {outcome, spent, used + spent, tostring(score), tostring(points), table.concat(reasons, ','), evidenceJson}
 `;
 
+/**
+ * The key's MCP protocol window (docs/decisions/0605): one minute, opened
+ * by the first message counted in it, like the rate windows. `admit` counts
+ * the messages only if they all fit; `add` counts them whatever the count
+ * (messages already answered, reported by the MCP service).
+ *
+ * KEYS: the protocol window counter (`{k:<keyId>}`)
+ * ARGV: limit, number of messages, 'admit' or 'add'
+ * Returns: admitted, count, ms to reset
+ */
+export const PROTOCOL_WINDOW_LUA = `
+local length = 60000
+local limit, n = tonumber(ARGV[1]), tonumber(ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+local count = 0
+local fresh = false
+if ttl < 0 then
+  if ttl == -1 then redis.call('DEL', KEYS[1]) end
+  ttl = length
+  fresh = true
+else
+  count = tonumber(redis.call('GET', KEYS[1]) or '0')
+end
+local admitted = 1
+if ARGV[3] == 'admit' and count + n > limit then admitted = 0 end
+if admitted == 1 and n > 0 then
+  count = redis.call('INCRBY', KEYS[1], n)
+  if fresh then redis.call('PEXPIRE', KEYS[1], length) end
+end
+return {admitted, count, ttl}
+`;
+
 export interface GatewayScripts {
   erRateWindows(...args: (string | number)[]): Promise<[number, number, number, number, number, number, number, string, number]>;
+  erProtocolWindow(key: string, limit: number, messages: number, mode: 'admit' | 'add'): Promise<[number, number, number]>;
   erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string]>;
 }
 
 export function installScripts(redis: Redis): Redis & GatewayScripts {
   redis.defineCommand('erRateWindows', { numberOfKeys: 4, lua: RATE_WINDOWS_LUA });
   redis.defineCommand('erSettle', { numberOfKeys: 6, lua: SETTLE_LUA });
+  redis.defineCommand('erProtocolWindow', { numberOfKeys: 1, lua: PROTOCOL_WINDOW_LUA });
   return redis as Redis & GatewayScripts;
 }

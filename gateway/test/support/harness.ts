@@ -4,9 +4,8 @@ import { Redis } from 'ioredis';
 import { createLogger, createPool, type Pool } from '@evidence-record/platform';
 import { createGateway, type Gateway, type GatewayDeps } from '../../src/app';
 import type { GatewayConfig } from '../../src/config';
-import { parseFlags, type AdminContext } from '../../../scripts/admin/cli';
-import { nouns } from '../../../scripts/admin/nouns/index';
-import { REDIS_URL } from '../../../test/support/infra';
+import { nouns, parseFlags, type AdminContext } from '@evidence-record/admin';
+import { REDIS_URL } from '@evidence-record/test-support/infra';
 
 export { REDIS_URL };
 

@@ -50,4 +50,4 @@ export const DISCLAIMER =
 export const serviceOrigins = ['api', 'mcp'] as const;
 
 /** Supported MCP protocol versions, newest first. */
-export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;

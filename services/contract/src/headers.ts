@@ -16,6 +16,14 @@ export const headers = {
   planId: 'x-er-plan-id',
   accountId: 'x-er-account-id',
   watchLimit: 'x-er-watch-limit',
+  /** The gateway's current record version, sent to the MCP service for the refusals it builds itself. */
+  recordVersion: 'x-er-record-version',
+  /**
+   * On the MCP service's answer to the gateway (never to a client): how many
+   * tools/call requests it answered without a REST call (unknown tool, bad
+   * arguments), which the gateway then counts in the key's protocol window.
+   */
+  mcpUnmetered: 'x-er-mcp-unmetered',
 } as const;
 
 export const internalHeaderPrefix = 'x-er-';

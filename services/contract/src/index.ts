@@ -1,3 +1,4 @@
+export * from './answers';
 export * from './capabilities';
 export * from './canonical';
 export * from './decisions';
@@ -13,3 +14,5 @@ export * from './scopes';
 export * from './dates';
 export * from './request-checks';
 export * from './record-rows';
+export * from './unsubscribe';
+export * from './declarations';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor, type CustomerFixture } from '../../watch/test/support/fixtures';
-import { privateNats, type PrivateServer } from '../../../test/support/private-servers';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';
+import { privateNats, type PrivateServer } from '@evidence-record/test-support/private-servers';
 import { SmtpSink } from './support/smtp-sink';
-import { alertsBacklog, startFanout, startWorker, type Running } from './support/stack';
+import { alertsBacklog, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
 
 /**
  * NATS or SMTP away while Signals are released: alerts wait, none is lost,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
-import { NATS_URL } from '../../../test/support/infra';
-import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor } from '../../watch/test/support/fixtures';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { NATS_URL } from '@evidence-record/test-support/infra';
+import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor } from '@evidence-record/test-support/watch-fixtures';
 import { SmtpSink } from './support/smtp-sink';
-import { alertsBacklog, deleteStreams, spawnWorker, startFanout, type WorkerProcess } from './support/stack';
+import { alertsBacklog, deleteStreams, spawnWorker, startFanout, type WorkerProcess } from '@evidence-record/test-support/email-worker';
 
 /**
  * The real worker entrypoint as separate processes: killed between the SMTP

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, canonicalJson, editionHash } from '@evidence-record/contract';
 import { withSnapshot } from '@evidence-record/platform';
-import { demoDatabase, operatorOnlyValues, type TestDatabase } from '../../../test/support/db';
+import { demoDatabase, operatorOnlyValues, type TestDatabase } from '@evidence-record/test-support/db';
 import { computeEditionDocument } from '@evidence-record/curation';
 import { startLedger, type InProcessLedger } from './support/server';
 

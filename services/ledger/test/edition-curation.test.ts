@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, canonicalJson, editionHash } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { closeEdition, openEdition, releaseSignals, withdrawSignal } from '@evidence-record/curation';
-import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, type FixtureProduct } from '../../signals/test/support/fixtures';
+import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 import { PUBLIC_BASE_URL, startLedger, type InProcessLedger } from './support/server';
 
 /** Opening and closing editions through the curation functions, on a Record built by curation too. */

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { validationDetails } from '@evidence-record/contract';
 import type { ArgumentLocation, ToolDefinition } from './tools';
 
@@ -9,7 +10,9 @@ export interface RestRequest {
   body: Record<string, unknown> | null;
 }
 
+/** An argument failure, described exactly as the gateway describes the same REST request's (`error.details`). */
 export interface ArgumentProblem {
+  location: ArgumentLocation;
   field: string;
   issues: { field: string; problem: string }[];
 }
@@ -17,37 +20,38 @@ export interface ArgumentProblem {
 export type ArgumentsResult = { ok: true; request: RestRequest } | { ok: false; problem: ArgumentProblem };
 
 /**
- * Validates a tool's arguments with the capability's own request schemas
- * (path, query and body, each strict) and builds the REST request. An
- * argument that belongs to no part is refused by name, like an unknown
- * property in a REST body.
+ * Validates a tool's arguments with the capability's own request schemas,
+ * in the gateway's order (path, query, body; each strict), and builds the
+ * REST request. An argument that belongs to no part goes where the same
+ * REST request would carry it (the body of a capability that takes one,
+ * otherwise the query string), so that it is refused as the gateway refuses
+ * an unknown property: same location, field and problem.
  */
 export function toRestRequest(tool: ToolDefinition, args: Record<string, unknown>): ArgumentsResult {
+  const { capability } = tool;
   const split: Record<ArgumentLocation, Record<string, unknown>> = { path: {}, query: {}, body: {} };
-  const unknown: string[] = [];
+  const strayLocation: ArgumentLocation = capability.body ? 'body' : 'query';
   for (const [key, value] of Object.entries(args)) {
     const part = tool.parts.find((p) => p.keys.includes(key));
-    if (part) split[part.location][key] = value;
-    else unknown.push(key);
-  }
-  if (unknown.length > 0) {
-    return {
-      ok: false,
-      problem: { field: unknown[0]!, issues: unknown.map((field) => ({ field, problem: 'unknown argument' })) },
-    };
+    split[part ? part.location : strayLocation][key] = value;
   }
 
   const parsed: Record<ArgumentLocation, Record<string, unknown>> = { path: {}, query: {}, body: {} };
-  for (const part of tool.parts) {
-    const result = part.schema.safeParse(split[part.location]);
+  const schemas: [ArgumentLocation, z.ZodType | null][] = [
+    ['path', capability.params],
+    ['query', capability.query],
+    ['body', capability.body],
+  ];
+  for (const [location, schema] of schemas) {
+    if (!schema) continue;
+    const result = schema.safeParse(split[location]);
     if (!result.success) {
-      const details = validationDetails(result.error.issues, part.location) as unknown as ArgumentProblem;
-      return { ok: false, problem: { field: details.field, issues: details.issues } };
+      const details = validationDetails(result.error.issues, location) as unknown as ArgumentProblem;
+      return { ok: false, problem: { location, field: details.field, issues: details.issues } };
     }
-    parsed[part.location] = result.data as Record<string, unknown>;
+    parsed[location] = result.data as Record<string, unknown>;
   }
 
-  const { capability } = tool;
   const path = capability.path.replace(/:([a-z_]+)/g, (_m, name: string) => encodeURIComponent(String(parsed.path[name])));
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(parsed.query)) {

@@ -3,6 +3,8 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, newRequestId, requestIdPattern } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import { ExchangeTransport, type MessageLabels } from './exchange-transport';
+import type { RestAnswer } from './gateway-client';
+import type { ToolCallContext, ToolMeter } from './methods/tools-call';
 import type { McpMetrics } from './metrics';
 import { buildProtocolServer, type ProtocolDeps } from './protocol-server';
 import {
@@ -16,6 +18,7 @@ import {
   type PresentedKey,
 } from './request-guards';
 import { sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
+import type { ToolNaming } from './tools';
 
 /** The SDK's batch limit. */
 const MAX_BATCH = 100;
@@ -30,6 +33,11 @@ export interface EndpointOptions {
 
 interface Exchange {
   requestId: string;
+  /** Under which version the client sent this POST (the header; absent: 2025-03-26, as MCP says). */
+  protocolVersion: string;
+  /** The gateway's record version for the refusals built here; the contract's placeholder when called directly. */
+  recordVersion: string;
+  toolNames: ToolNaming;
   key: PresentedKey;
   log: Logger;
   /** The gateway's trace, continued into every REST call a tool makes. */
@@ -37,6 +45,21 @@ interface Exchange {
   started: bigint;
   /** Method (and tool) of each JSON-RPC message of this POST, for the log line. */
   methods: string[];
+}
+
+/** MCP 2025-06-18 removed JSON-RPC batching; a POST under it or a later version carries one message. */
+const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
+/** MCP's rule for a request without the header: assume 2025-03-26. */
+const VERSION_WITHOUT_HEADER = '2025-03-26';
+const NO_RECORD_VERSION = 'rv_00000000';
+const recordVersionShape = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** The opt-in listing of `service_<capability>` names: a header, or the path /mcp/service-names (docs/mcp.md). */
+export const SERVICE_NAMES_PATH = '/mcp/service-names';
+export const TOOL_NAMES_HEADER = 'x-mcp-tool-names';
+
+function toolNamesOf(req: Request): ToolNaming {
+  return req.path === SERVICE_NAMES_PATH || singleHeader(req.headers[TOOL_NAMES_HEADER])?.trim().toLowerCase() === 'service' ? 'service' : 'contract';
 }
 
 function requestIdOf(req: Request): string {
@@ -77,8 +100,12 @@ function guard(opts: EndpointOptions): (req: Request, res: Response) => Exchange
     if (!isJsonContentType(singleHeader(req.headers['content-type']))) return refuse('unsupported_media_type');
     if (!acceptsStreamableHttp(singleHeader(req.headers.accept))) return refuse('not_acceptable');
     const trace = startSpan('mcp', { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER });
+    const recordVersion = singleHeader(req.headers[headers.recordVersion]);
     return {
       requestId,
+      protocolVersion: version?.trim() ?? VERSION_WITHOUT_HEADER,
+      recordVersion: recordVersion && recordVersionShape.test(recordVersion) ? recordVersion : NO_RECORD_VERSION,
+      toolNames: toolNamesOf(req),
       key,
       log: opts.log.child({ request_id: requestId, trace_id: trace.traceId, key_id: key.keyId }),
       trace,
@@ -112,7 +139,12 @@ function isMessageBatch(body: unknown): body is unknown[] {
 function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Request, res: Response, exchange: Exchange) => void {
   return (req, res, exchange) => {
     const body: unknown = req.body;
-    const raw = isMessageBatch(body) ? body : [body];
+    const batch = isMessageBatch(body);
+    if (batch && exchange.protocolVersion >= FIRST_VERSION_WITHOUT_BATCHES) {
+      opts.metrics.httpRefusals.inc({ code: 'batch_not_supported' });
+      return sendHttpRefusal(res, 'batch_not_supported', exchange.requestId, { data: { protocol_version: exchange.protocolVersion } });
+    }
+    const raw = batch ? body : [body];
     const messages: JSONRPCMessage[] = [];
     let invalid = raw.length === 0 || raw.length > MAX_BATCH;
     for (let i = 0; i < raw.length && !invalid; i++) {
@@ -150,11 +182,18 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
 
     res.setHeader('Cache-Control', CACHE_CONTROL);
     res.setHeader(headers.requestId, exchange.requestId);
-    const pending = transport.dispatch(
-      { requestId: exchange.requestId, context: { key: exchange.key, log: exchange.log, traceparent: exchange.trace.traceparent } },
-      delivered,
-      labels,
-    );
+    const meter: ToolMeter = { restAnswers: [] };
+    const toolCalls = delivered.filter((m) => 'id' in m && 'method' in m && m.method === 'tools/call').length;
+    const context: ToolCallContext = {
+      key: exchange.key,
+      log: exchange.log,
+      traceparent: exchange.trace.traceparent,
+      requestId: exchange.requestId,
+      recordVersion: exchange.recordVersion,
+      toolNames: exchange.toolNames,
+      meter,
+    };
+    const pending = transport.dispatch({ requestId: exchange.requestId, context }, delivered, labels);
     // One listener for both ends of the answer: 'close' follows 'finish', or comes alone when the client went away.
     res.on('close', () => {
       pending?.abandon();
@@ -174,14 +213,44 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
     }
     void pending.answered.then((answers) => {
       if (res.destroyed) return;
-      // One request, alone or among notifications, is answered with one object, as the SDK's transport does.
-      const text = JSON.stringify(answers.length === 1 ? answers[0] : answers);
+      setMeterHeaders(res, meter, toolCalls, answers.length);
+      // A batch (only under versions before 2025-06-18) is answered with an array, whatever it held; one message with one object.
+      const text = JSON.stringify(batch ? answers : answers[0]);
       res.statusCode = 200;
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Content-Length', Buffer.byteLength(text));
       res.end(text);
     });
   };
+}
+
+/**
+ * What the tool calls of this POST made of REST, for the gateway and the
+ * client (docs/decisions/0605): the RateLimit-* headers of the REST call
+ * (the one closest to exhaustion, if several), its X-Request-Id when the
+ * POST's one request made it (so the HTTP id is the envelope's), and how
+ * many tool calls made no REST call, which the gateway counts in the
+ * protocol window and never passes on.
+ */
+function setMeterHeaders(res: Response, meter: ToolMeter, toolCalls: number, requests: number): void {
+  const unmetered = toolCalls - meter.restAnswers.length;
+  if (unmetered > 0) res.setHeader(headers.mcpUnmetered, String(unmetered));
+  let reported: RestAnswer | undefined;
+  for (const answer of meter.restAnswers) {
+    if (answer.rateLimit.remaining === null) continue;
+    if (!reported || Number(answer.rateLimit.remaining) < Number(reported.rateLimit.remaining)) reported = answer;
+  }
+  if (reported) {
+    const { limit, remaining, reset, policy } = reported.rateLimit;
+    if (limit !== null) res.setHeader('RateLimit-Limit', limit);
+    if (remaining !== null) res.setHeader('RateLimit-Remaining', remaining);
+    if (reset !== null) res.setHeader('RateLimit-Reset', reset);
+    if (policy !== null) res.setHeader('RateLimit-Policy', policy);
+  }
+  const only = meter.restAnswers[0];
+  if (requests === 1 && meter.restAnswers.length === 1 && only?.requestId && requestIdPattern.test(only.requestId)) {
+    res.setHeader(headers.requestId, only.requestId);
+  }
 }
 
 /** Mounts POST /mcp (and its refusals for every other method) on an app, with the process's one MCP server. */
@@ -195,7 +264,7 @@ export function mountMcpEndpoint(app: express.Express, opts: EndpointOptions): v
   const refuseBody = bodyErrors(opts);
   const answer = serve(opts, transport);
   // One handler for the route: the router dispatches once per request rather than once per step.
-  app.all('/mcp', (req, res, next) => {
+  app.all(['/mcp', SERVICE_NAMES_PATH], (req, res, next) => {
     const exchange = admit(req, res);
     if (!exchange) return;
     parseJson(req, res, (err?: unknown) => {

@@ -11,7 +11,9 @@ export const knownMethods = new Set([
   'tools/call',
   'resources/list',
   'resources/templates/list',
+  'resources/read',
   'prompts/list',
+  'prompts/get',
 ]);
 
 export class McpMetrics {

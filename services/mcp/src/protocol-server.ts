@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
   InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type JSONRPCRequest,
   type RequestId,
   type ServerResult,
@@ -71,9 +73,10 @@ export function buildProtocolServer(deps: ProtocolDeps, callerOf: (requestId: Re
   const methods = new Map<string, Method>([
     // Ours negotiates within our three versions only; the SDK's answers its own newest (docs/decisions/0602).
     method(InitializeRequestSchema, (request) => initialize(request.params)),
-    method(ListToolsRequestSchema, (request) => {
+    method(ListToolsRequestSchema, (request, requestId) => {
       refuseCursor(request.params);
-      return { tools: deps.catalogue.listed };
+      // The same tools under the names a host that refuses dots can take, when the request asked for them (docs/mcp.md).
+      return { tools: callerOf(requestId)?.toolNames === 'service' ? deps.catalogue.listedServiceNames : deps.catalogue.listed };
     }),
     method(CallToolRequestSchema, (request, requestId) => {
       const caller = callerOf(requestId);
@@ -92,6 +95,13 @@ export function buildProtocolServer(deps: ProtocolDeps, callerOf: (requestId: Re
     method(ListPromptsRequestSchema, (request) => {
       refuseCursor(request.params);
       return { prompts: [] };
+    }),
+    // The lists are empty, so no URI and no prompt name is known: the MCP spec's errors for an unknown one (docs/decisions/0604).
+    method(ReadResourceRequestSchema, (request) => {
+      throw new RpcError(rpcCodes.resourceNotFound, 'Resource not found: this server has no resources.', { code: 'not_found', uri: request.params.uri });
+    }),
+    method(GetPromptRequestSchema, (request) => {
+      throw new RpcError(rpcCodes.invalidParams, `Invalid params: unknown prompt "${request.params.name}"; this server has no prompts.`, { code: 'invalid_params', field: 'name' });
     }),
   ]);
   server.removeRequestHandler('initialize');

@@ -15,6 +15,8 @@ export const rpcCodes = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internalError: -32603,
+  /** MCP's code for resources/read of a URI the server does not have. */
+  resourceNotFound: -32002,
   /** Implementation-defined: the HTTP request was refused before any JSON-RPC message was dispatched. */
   refused: -32000,
 } as const;
@@ -23,6 +25,11 @@ export const rpcCodes = {
 export const httpRefusals = {
   parse_error: { status: 400, rpc: rpcCodes.parseError, message: 'Parse error: the body is not valid JSON.' },
   invalid_request: { status: 400, rpc: rpcCodes.invalidRequest, message: 'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or batch.' },
+  batch_not_supported: {
+    status: 400,
+    rpc: rpcCodes.invalidRequest,
+    message: 'Invalid Request: MCP 2025-06-18 and later have no JSON-RPC batches; send one message per POST.',
+  },
   unsupported_protocol_version: {
     status: 400,
     rpc: rpcCodes.refused,
@@ -48,6 +55,7 @@ export const dataCodeOf: Record<number, string> = {
   [rpcCodes.methodNotFound]: 'method_not_found',
   [rpcCodes.invalidParams]: 'invalid_params',
   [rpcCodes.internalError]: 'internal_error',
+  [rpcCodes.resourceNotFound]: 'not_found',
 };
 
 /** An error a JSON-RPC method handler raises; the SDK turns it into the response's `error`. */

@@ -255,9 +255,14 @@ function buildTool(capability: Capability): ToolDefinition {
   };
 }
 
+/** Which names tools/list gives: the contract's (default) or `service_<capability>` for hosts that refuse dots (docs/mcp.md). */
+export type ToolNaming = 'contract' | 'service';
+
 export interface ToolCatalogue {
-  /** What tools/list answers: the 18 tools, never the legacy names. */
+  /** What tools/list answers by default: the 18 tools under the contract's names. */
   listed: ToolListing[];
+  /** The same 18 listings under their `service_<capability>` names, for hosts that refuse dots in tool names. */
+  listedServiceNames: ToolListing[];
   /** A tool by its name or its legacy name `service_<capability>`. */
   find: (name: string) => ToolDefinition | undefined;
   tools: readonly ToolDefinition[];
@@ -274,7 +279,8 @@ export function buildToolCatalogue(capabilities: readonly Capability[] = capabil
   }
   // Served to every request as the same objects: frozen so no request can change another's answer.
   const listed = tools.map((t) => deepFreeze(t.listing));
-  return { listed, find: (name) => byName.get(name), tools };
+  const listedServiceNames = tools.map((t) => deepFreeze({ ...t.listing, name: t.legacyName }));
+  return { listed, listedServiceNames, find: (name) => byName.get(name), tools };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as SdkClient, type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerEnvelope, ErrorEnvelope, MCP_PROTOCOL_VERSIONS, scopes } from '@evidence-record/contract';
-import { issueKey, startStack, type RunningStack } from '../../../test/support/stack';
+import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { accessControlHeaders, connectClient, rawRequest, rpc } from './harness';
 import { toolCallCases, type CaseIds } from './tool-calls';
 
@@ -234,15 +236,127 @@ describe('the HTTP surface through the gateway', () => {
     expect(accessControlHeaders(res.headers)).toEqual([]);
   });
 
-  it('refuses a request without a valid key before anything runs', async () => {
+  it('refuses a request without a valid key before anything runs, with a WWW-Authenticate challenge', async () => {
     const none = await rpc(stack.baseUrl, list);
     expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="evidence-record"');
     const bogus = await rpc(stack.baseUrl, list, { authorization: 'Bearer sk_test_0000000000000000_00000000000000000000000000000000' });
     expect(bogus.status).toBe(401);
+    expect(bogus.headers['www-authenticate']).toBe('Bearer realm="evidence-record", error="invalid_token"');
+  });
+
+  it('refuses a cross-origin Origin with 403 before the key is looked at', async () => {
+    const res = await rpc(stack.baseUrl, list, { origin: 'https://evil.example.com' });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ error: { data: { code: 'origin_not_allowed' } } });
   });
 
   it('lists resources and prompts empty', async () => {
     expect(await client.listResources()).toMatchObject({ resources: [] });
     expect(await client.listPrompts()).toMatchObject({ prompts: [] });
+  });
+});
+
+/** An OAuth-capable host configured without a key: it has no tokens and would register itself. */
+function oauthProvider(): OAuthClientProvider & { redirected: URL[] } {
+  const redirected: URL[] = [];
+  return {
+    redirected,
+    get redirectUrl() {
+      return 'http://127.0.0.1:1/callback';
+    },
+    get clientMetadata() {
+      return { client_name: 'oauth host', redirect_uris: ['http://127.0.0.1:1/callback'] };
+    },
+    clientInformation: () => undefined,
+    saveClientInformation: () => undefined,
+    tokens: () => undefined,
+    saveTokens: () => undefined,
+    redirectToAuthorization: (url: URL) => void redirected.push(url),
+    saveCodeVerifier: () => undefined,
+    codeVerifier: () => 'verifier',
+  };
+}
+
+describe("MCP for today's clients", () => {
+  const mcpCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+  it('answers bad arguments as an isError result whose envelope is the one the gateway gives the same REST call', async () => {
+    const key = fullKey;
+    const cases: [string, Record<string, unknown>, string, { method?: string; body?: unknown }][] = [
+      ['products.compare', { product_ids: [ids.productId] }, '/api/v1/products/compare', { method: 'POST', body: { product_ids: [ids.productId] } }],
+      ['signals.list', { limit: 26 }, '/api/v1/signals?limit=26', {}],
+      ['signals.list', { since: '2026-03-01', until: '2026-02-01' }, '/api/v1/signals?since=2026-03-01&until=2026-02-01', {}],
+      ['products.resolve', { identifier: 'Acme', account: 'acct_1' }, '/api/v1/products/resolve', { method: 'POST', body: { identifier: 'Acme', account: 'acct_1' } }],
+      ['record.search', { query: 'x'.repeat(301) }, '/api/v1/record/search', { method: 'POST', body: { query: 'x'.repeat(301) } }],
+      ['products.get', { product_id: ids.productId, account: 'acct_1' }, `/api/v1/products/${ids.productId}?account=acct_1`, {}],
+    ];
+    for (const [tool, args, path, init] of cases) {
+      const viaRest = await rest(path, key, init);
+      expect(viaRest.status, path).toBe(400);
+      for (const version of MCP_PROTOCOL_VERSIONS) {
+        const res = await rpc(stack.baseUrl, mcpCall(1, tool, args), { authorization: `Bearer ${key}`, 'mcp-protocol-version': version });
+        expect(res.status).toBe(200);
+        const result = (res.json as { result: CallToolResult }).result;
+        expect(result.isError, `${tool} @${version}`).toBe(true);
+        expect(withoutRequestId(result.structuredContent), `${tool} @${version}`).toEqual(withoutRequestId(viaRest.body));
+        expect((result.structuredContent as ErrorEnvelope).request_id).toBe(res.headers['x-request-id']);
+      }
+    }
+  });
+
+  it("carries the REST call's RateLimit-* headers and request id on a tools/call answer, and the protocol window's on a protocol method", async () => {
+    const key = (await issueKey(stack, { plan: 'free', scopes: ['framework:read'] })).key;
+    const res = await rpc(stack.baseUrl, mcpCall(1, 'record.version', {}), { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-11-25' });
+    const result = (res.json as { result: CallToolResult }).result;
+    expect((result.structuredContent as AnswerEnvelope).request_id).toBe(res.headers['x-request-id']);
+    expect(res.headers['ratelimit-limit']).toBe('30');
+    expect(res.headers['ratelimit-policy']).toBe('minute');
+    expect(Number(res.headers['ratelimit-remaining'])).toBe((result._meta as { ratelimit: { remaining: number } }).ratelimit.remaining);
+    expect(res.headers['x-er-mcp-unmetered']).toBeUndefined();
+    const listed = await rpc(stack.baseUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-11-25' });
+    expect(listed.status).toBe(200);
+    expect(listed.headers['ratelimit-limit']).toBe('60');
+    expect(listed.headers['ratelimit-remaining']).toBe('59');
+  });
+
+  it('limits 100 parallel tools/list on a free key to its protocol window of 60, without spending its REST window', async () => {
+    const key = (await issueKey(stack, { plan: 'free', scopes: ['framework:read'] })).key;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => rpc(stack.baseUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${key}` })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(60);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited).toHaveLength(40);
+    for (const a of limited) {
+      expect(a.json).toMatchObject({ status: 'refused', error: { code: 'rate_limited' } });
+      expect(Number(a.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const after = await rest('/api/v1/record/version', key);
+    expect(after.headers.get('ratelimit-remaining')).toBe('29');
+  });
+
+  it('serves a client on 2025-11-25 with the version header, and refuses its batches', async () => {
+    const { client: c, transport } = await connectClient(stack.baseUrl, { authorization: `Bearer ${fullKey}` });
+    expect(transport.protocolVersion).toBe('2025-11-25');
+    expect((await c.listTools()).tools).toHaveLength(18);
+    await c.close();
+    const batch = await rpc(stack.baseUrl, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], { authorization: `Bearer ${fullKey}`, 'mcp-protocol-version': '2025-11-25' });
+    expect(batch.status).toBe(400);
+    expect(batch.json).toMatchObject({ error: { code: -32600, data: { code: 'batch_not_supported' } } });
+    const older = await rpc(stack.baseUrl, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 1, method: 'ping' }], { authorization: `Bearer ${fullKey}`, 'mcp-protocol-version': '2025-03-26' });
+    expect(older.json).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+
+  it('lets an SDK client with an OAuth provider and no key fail with a readable error that names the API key', async () => {
+    const provider = oauthProvider();
+    const client = new SdkClient({ name: 'oauth host', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${stack.baseUrl}/mcp`), { authProvider: provider });
+    const failure = await client.connect(transport).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure!.message).toMatch(/API keys are its only scheme/);
+    expect(provider.redirected).toEqual([]);
+    await client.close().catch(() => undefined);
   });
 });

@@ -37,6 +37,8 @@ beforeEach(() => {
   gateway.script.length = 0;
 });
 
+const toolCall = (id: number | string, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
@@ -51,23 +53,25 @@ async function rpcError(promise: Promise<unknown>): Promise<McpError> {
 }
 
 describe('protocol methods', () => {
-  it('negotiates 2025-06-18 with a client that asks for a newer version, and describes the server', async () => {
+  it('negotiates 2025-11-25 with the SDK client (its newest), and describes the server', async () => {
     const { client: fresh, transport } = await connectClient(server.url, bearer);
-    expect(transport.protocolVersion).toBe('2025-06-18');
+    expect(transport.protocolVersion).toBe('2025-11-25');
     expect(fresh.getServerVersion()?.name).toBe('evidence-record');
     expect(fresh.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
     expect(fresh.getInstructions()).toMatch(/products\.resolve/);
     await fresh.close();
   });
 
-  it('answers initialize with the requested version when it is one of the three', async () => {
+  it('answers initialize with the requested version when it is a supported one, and our newest otherwise', async () => {
     for (const version of MCP_PROTOCOL_VERSIONS) {
       const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer);
       expect(res.status).toBe(200);
       expect((res.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version);
     }
-    const old = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-10-07', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer);
-    expect((old.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-06-18');
+    for (const other of ['2024-10-07', '2026-07-28']) {
+      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: other, capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer);
+      expect((res.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-11-25');
+    }
   });
 
   it('lists the 18 tools and no legacy name; lists resources, templates and prompts empty; answers ping', async () => {
@@ -90,6 +94,38 @@ describe('protocol methods', () => {
     await fresh.listPrompts();
     await fresh.close();
     expect(gateway.calls).toEqual([]);
+  });
+
+  it('serves resources/read and prompts/get of its empty lists with the MCP spec\'s codes', async () => {
+    const read = await rpcError(client.readResource({ uri: 'test://static-text' }));
+    expect(read.code).toBe(-32002);
+    expect(read.data).toMatchObject({ code: 'not_found', uri: 'test://static-text' });
+    const prompt = await rpcError(client.getPrompt({ name: 'test_simple_prompt' }));
+    expect(prompt.code).toBe(-32602);
+    expect(prompt.data).toMatchObject({ code: 'invalid_params', field: 'name' });
+    const malformed = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: {} }, bearer);
+    expect(malformed.json).toMatchObject({ id: 3, error: { code: -32602, data: { code: 'invalid_params', field: 'uri' } } });
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('lists the service_<capability> names on request (header or path), and calls them as the same REST calls', async () => {
+    const byHeader = await connectClient(server.url, { ...bearer, 'x-mcp-tool-names': 'service' });
+    const listedByHeader = (await byHeader.client.listTools()).tools;
+    expect(listedByHeader.map((t) => t.name).sort()).toEqual(toolCallCases().map((c) => `service_${c.capability}`).sort());
+    expect(listedByHeader.every((t) => /^[a-z_]+$/.test(t.name))).toBe(true);
+    const contractListing = (await client.listTools()).tools;
+    expect(listedByHeader.map((t) => ({ ...t, name: '' }))).toEqual(contractListing.map((t) => ({ ...t, name: '' })));
+    const pathRes = await rawRequest(`${server.url}/mcp/service-names`, { headers: { ...mcpHeaders, ...bearer }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect((pathRes.json as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toContain('service_resolve_product');
+    const viaService = (await byHeader.client.callTool({ name: 'service_resolve_product', arguments: { identifier: 'Acme Blast' } })) as CallToolResult;
+    const viaContract = await call('products.resolve', { identifier: 'Acme Blast' });
+    expect(gateway.calls.map((c) => [c.method, c.path, c.body, c.headers.authorization])).toEqual([
+      ['POST', '/api/v1/products/resolve', { identifier: 'Acme Blast' }, bearer.authorization],
+      ['POST', '/api/v1/products/resolve', { identifier: 'Acme Blast' }, bearer.authorization],
+    ]);
+    expect(viaService.structuredContent).toMatchObject({ capability: 'resolve_product' });
+    expect(viaContract.structuredContent).toMatchObject({ capability: 'resolve_product' });
+    await byHeader.client.close();
   });
 
   it('refuses a cursor on a list it never paged', async () => {
@@ -162,12 +198,22 @@ describe('tools/call through the REST routes', () => {
       const result = await call('products.get', { product_id: 'prd_abc123def456' });
       const envelope = JSON.parse(scripted.text) as ErrorEnvelope;
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toEqual(envelope);
-      expect(ErrorEnvelope.safeParse(result.structuredContent).success).toBe(true);
-      expect(result.content).toEqual([{ type: 'text', text: scripted.text }]);
+      const { retry_after_seconds: _wait, ...rest } = result.structuredContent as Record<string, unknown>;
+      expect(ErrorEnvelope.safeParse(rest).success).toBe(true);
       expect(result._meta).toMatchObject({ http_status: scripted.status });
-      if (scripted.headers?.['Retry-After']) expect(result._meta?.retry_after).toBe(Number(scripted.headers['Retry-After']));
-      else expect(result._meta?.retry_after).toBeUndefined();
+      const wait = scripted.headers?.['Retry-After'];
+      if (wait) {
+        // The wait beside the envelope, where a model reads it, in the structured content and in the text.
+        const paced = { ...envelope, retry_after_seconds: Number(wait) };
+        expect(result.structuredContent).toEqual(paced);
+        expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(paced);
+        expect(result._meta?.retry_after).toBe(Number(wait));
+      } else {
+        expect(result.structuredContent).toEqual(envelope);
+        expect(result.content).toEqual([{ type: 'text', text: scripted.text }]);
+        expect(result._meta?.retry_after).toBeUndefined();
+        expect(result.structuredContent).not.toHaveProperty('retry_after_seconds');
+      }
     }
   });
 
@@ -175,25 +221,63 @@ describe('tools/call through the REST routes', () => {
     const err = await rpcError(client.callTool({ name: 'records.export', arguments: {} }));
     expect(err.code).toBe(-32602);
     expect(err.data).toMatchObject({ code: 'unsupported_capability', tool: 'records.export' });
+    // Answered without a REST call: the gateway is told to count it in the protocol window.
+    const raw = await rpc(server.url, toolCall(2, 'records.export', {}), bearer);
+    expect(raw.headers['x-er-mcp-unmetered']).toBe('1');
+    const malformed = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'products.get', arguments: 'prd_abc123def456' } }, bearer);
+    expect(malformed.json).toMatchObject({ error: { code: -32602, data: { code: 'invalid_params' } } });
+    expect(malformed.headers['x-er-mcp-unmetered']).toBe('1');
     expect(gateway.calls).toEqual([]);
   });
 
-  it('refuses malformed arguments with -32602 naming the field, and makes no REST call', async () => {
-    const cases: [string, Record<string, unknown>, string][] = [
-      ['products.get', { product_id: 'Acme Blast' }, 'product_id'],
-      ['products.get', {}, 'product_id'],
-      ['products.get', { product_id: 'prd_abc123def456', account: 'acct_1' }, 'account'],
-      ['signals.list', { limit: 500 }, 'limit'],
-      ['products.compare', { product_ids: ['prd_abc123def456'] }, 'product_ids'],
-      ['watchlist.receipt', { period: 'October' }, 'period'],
+  it('answers bad arguments with an isError result carrying the REST invalid_request envelope, makes no REST call, and reports it unmetered', async () => {
+    const cases: [string, Record<string, unknown>, 'path' | 'query' | 'body', string][] = [
+      ['products.compare', { product_ids: ['prd_abc123def456'] }, 'body', 'product_ids'],
+      ['signals.list', { limit: 26 }, 'query', 'limit'],
+      ['signals.list', { since: '2026-03-01', until: '2026-02-01' }, 'query', 'since'],
+      ['products.resolve', { identifier: 'Acme', account: 'acct_1' }, 'body', 'account'],
+      ['products.get', { product_id: 'prd_abc123def456', account: 'acct_1' }, 'query', 'account'],
+      ['record.search', { query: 'x'.repeat(301) }, 'body', 'query'],
+      ['products.get', { product_id: 'Acme Blast' }, 'path', 'product_id'],
+      ['products.get', {}, 'path', 'product_id'],
+      ['watchlist.receipt', { period: 'October' }, 'query', 'period'],
     ];
-    for (const [name, args, field] of cases) {
-      const err = await rpcError(client.callTool({ name, arguments: args }));
-      expect(err.code, `${name} ${JSON.stringify(args)}`).toBe(-32602);
-      expect(err.data).toMatchObject({ code: 'invalid_request', tool: name, field });
-      expect((err.data as { request_id: string }).request_id).toMatch(/^req_[0-9a-f]{24}$/);
+    for (const [name, args, location, field] of cases) {
+      for (const version of MCP_PROTOCOL_VERSIONS) {
+        const res = await rpc(server.url, toolCall(7, name, args), { ...bearer, 'mcp-protocol-version': version, 'x-er-record-version': 'rv_0000abcd' });
+        const what = `${name} ${JSON.stringify(args)} @${version}`;
+        expect(res.status, what).toBe(200);
+        const result = (res.json as { result: CallToolResult }).result;
+        expect(result.isError, what).toBe(true);
+        const envelope = ErrorEnvelope.parse(result.structuredContent);
+        expect(envelope, what).toMatchObject({ capability: toolCallCases().find((c) => c.tool === name)!.capability, status: 'refused', record_version: 'rv_0000abcd' });
+        expect(envelope.error, what).toMatchObject({ code: 'invalid_request', details: { location, field } });
+        // One id: the envelope's is the HTTP response's.
+        expect(envelope.request_id).toBe(res.headers['x-request-id']);
+        expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+        expect(res.headers['x-er-mcp-unmetered']).toBe('1');
+      }
     }
+    // The SDK client gets the same result, not a thrown error.
+    const viaClient = await call('signals.list', { limit: 26 });
+    expect(viaClient).toMatchObject({ isError: true, structuredContent: { error: { code: 'invalid_request', details: { field: 'limit' } } } });
     expect(gateway.calls).toEqual([]);
+  });
+
+  it('carries the REST call\'s RateLimit-* headers and request id on the HTTP answer of a tools/call, and marks nothing unmetered', async () => {
+    const res = await rpc(server.url, toolCall(1, 'products.get', { product_id: 'prd_abc123def456' }), bearer);
+    const envelope = (res.json as { result: { structuredContent: { request_id: string } } }).result.structuredContent;
+    expect(res.headers['x-request-id']).toBe(envelope.request_id);
+    expect(gateway.calls).toHaveLength(1);
+    expect(res.headers['ratelimit-limit']).toBe('1000');
+    expect(res.headers['ratelimit-remaining']).toBe(String(gateway.remaining));
+    expect(res.headers['ratelimit-reset']).toBe('37');
+    expect(res.headers['ratelimit-policy']).toBe('minute');
+    expect(res.headers['x-er-mcp-unmetered']).toBeUndefined();
+    // A protocol method makes no REST call: no RateLimit-* from here (the gateway sets its protocol window's).
+    const listed = await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, bearer);
+    expect(listed.headers['ratelimit-limit']).toBeUndefined();
+    expect(listed.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
   });
 
   it('answers -32603 when the gateway answers without an envelope', async () => {
@@ -255,11 +339,11 @@ describe('the HTTP surface', () => {
   });
 
   it('refuses an unsupported MCP-Protocol-Version with 400 listing the supported ones', async () => {
-    for (const version of ['2025-11-25', '2024-10-07', 'x']) {
+    for (const version of ['2026-07-28', '2025-11-24', '2024-10-07', 'x']) {
       const res = await rpc(server.url, list, { ...bearer, 'mcp-protocol-version': version });
       expect(res.status).toBe(400);
       expect(res.json).toMatchObject({
-        error: { code: -32000, data: { code: 'unsupported_protocol_version', requested: version, supported_versions: ['2025-06-18', '2025-03-26', '2024-11-05'] } },
+        error: { code: -32000, data: { code: 'unsupported_protocol_version', requested: version, supported_versions: ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] } },
       });
       for (const v of MCP_PROTOCOL_VERSIONS) expect(res.text).toContain(v);
     }
@@ -334,7 +418,6 @@ describe('the HTTP surface', () => {
 });
 
 describe('one server for every HTTP request', () => {
-  const toolCall = (id: number | string, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
   it('keeps concurrent requests that use the same id apart: each answer, key and tool stays with its own caller', async () => {
     const other = generateKey('test');
@@ -356,18 +439,31 @@ describe('one server for every HTTP request', () => {
     }
   });
 
-  it('answers every request of a batch in order, also two with the same id, and one request among notifications with one object', async () => {
+  it('answers every request of a batch in order, also two with the same id, and a [notification, request] batch with an array', async () => {
     const same = await rpc(server.url, [toolCall('x', 'record.version', {}), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 'x', method: 'ping' }], bearer);
     expect(same.status).toBe(200);
     expect(same.json).toEqual([expect.objectContaining({ id: 'x', result: expect.objectContaining({ structuredContent: expect.objectContaining({ capability: 'get_record_version' }) }) }), { jsonrpc: '2.0', id: 'x', result: {} }]);
     const one = await rpc(server.url, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 4, method: 'ping' }], bearer);
-    expect(one.json).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    expect(one.json).toEqual([{ jsonrpc: '2.0', id: 4, result: {} }]);
+    const single = await rpc(server.url, [{ jsonrpc: '2.0', id: 5, method: 'ping' }], { ...bearer, 'mcp-protocol-version': '2024-11-05' });
+    expect(single.json).toEqual([{ jsonrpc: '2.0', id: 5, result: {} }]);
+  });
+
+  it('refuses a batch under 2025-06-18 and later with -32600, whatever it holds, and makes no REST call', async () => {
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      for (const batch of [[{ jsonrpc: '2.0', id: 1, method: 'ping' }], [{ jsonrpc: '2.0', method: 'notifications/initialized' }, toolCall(2, 'record.version', {})]]) {
+        const res = await rpc(server.url, batch, { ...bearer, 'mcp-protocol-version': version });
+        expect(res.status).toBe(400);
+        expect(res.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { code: 'batch_not_supported', protocol_version: version } } });
+      }
+    }
+    expect(gateway.calls).toEqual([]);
   });
 
   it('accepts a cancellation without acting on it: the request it names is still answered', async () => {
     const res = await rpc(server.url, [{ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }], bearer);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: 3, result: { tools: expect.any(Array) } });
+    expect(res.json).toMatchObject([{ id: 3, result: { tools: expect.any(Array) } }]);
     const alone = await rpc(server.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, bearer);
     expect(alone.status).toBe(202);
   });

@@ -17,7 +17,10 @@ function setup() {
 }
 
 const log = pino({ level: 'silent' });
-const caller = (requestId: string): Caller => ({ requestId, context: { key: { headers: { authorization: 'Bearer k' }, keyId: requestId }, log } });
+const caller = (requestId: string): Caller => ({
+  requestId,
+  context: { key: { headers: { authorization: 'Bearer k' }, keyId: requestId }, log, requestId, recordVersion: 'rv_test', toolNames: 'contract', meter: { restAnswers: [] } },
+});
 const labels = { method: 'tools/list', tool: '' };
 const idOf = (m: JSONRPCMessage): RequestId => (m as { id: RequestId }).id;
 

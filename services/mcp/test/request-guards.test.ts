@@ -66,9 +66,9 @@ describe('presented key', () => {
 });
 
 describe('protocol version header, content type and Accept', () => {
-  it('accepts the three versions and a missing header, nothing else', () => {
-    for (const v of ['2025-06-18', '2025-03-26', '2024-11-05', undefined]) expect(protocolVersionAccepted(v)).toBe(true);
-    for (const v of ['2025-11-25', '2024-10-07', '', 'latest']) expect(protocolVersionAccepted(v)).toBe(false);
+  it('accepts the four versions and a missing header, nothing else', () => {
+    for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', undefined]) expect(protocolVersionAccepted(v)).toBe(true);
+    for (const v of ['2026-07-28', '2024-10-07', '', 'latest']) expect(protocolVersionAccepted(v)).toBe(false);
   });
 
   it('wants both JSON and event streams acceptable', () => {

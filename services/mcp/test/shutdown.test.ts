@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '@evidence-record/contract';
-import { freePort } from '../../../test/support/stack';
-import { waitFor } from '../../../test/support/wait';
+import { freePort } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { StandinGateway } from './standin-gateway';
 import { rawRequest, rpc } from './harness';
 

@@ -85,8 +85,11 @@ export class StandinGateway {
           'RateLimit-Policy': 'minute',
         };
         this.sent.push(answer.text);
+        // The gateway's X-Request-Id is its envelope's request_id.
+        const requestId = /^\{"request_id":"(req_[0-9a-f]{24})"/.exec(answer.text)?.[1];
+        const idHeader: Record<string, string> = requestId ? { 'X-Request-Id': requestId } : {};
         setTimeout(() => {
-          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders, ...answer.headers });
+          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders, ...idHeader, ...answer.headers });
           res.end(answer.text);
         }, this.delayMs);
       });

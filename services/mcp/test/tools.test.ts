@@ -131,10 +131,14 @@ describe('arguments to a REST request', () => {
     expect(toRestRequest(tool('record.version'), {})).toEqual({ ok: true, request: { method: 'GET', path: '/api/v1/record/version', body: null } });
   });
 
-  it('refuses an unknown argument by name', () => {
+  it('refuses an unknown argument by name where the same REST request would carry it: the body, or else the query', () => {
     expect(toRestRequest(tool('products.get'), { product_id: 'prd_abc123def456', account_id: 'x' })).toEqual({
       ok: false,
-      problem: { field: 'account_id', issues: [{ field: 'account_id', problem: 'unknown argument' }] },
+      problem: { location: 'query', field: 'account_id', issues: [{ field: 'account_id', problem: 'unknown property' }] },
+    });
+    expect(toRestRequest(tool('products.resolve'), { identifier: 'Acme', account_id: 'x' })).toEqual({
+      ok: false,
+      problem: { location: 'body', field: 'account_id', issues: [{ field: 'account_id', problem: 'unknown property' }] },
     });
   });
 
@@ -164,10 +168,11 @@ describe('arguments to a REST request', () => {
 describe('protocol version negotiation', () => {
   it('keeps a supported version and answers our newest for any other', () => {
     expect(negotiateProtocolVersion('2025-06-18')).toBe('2025-06-18');
+    expect(negotiateProtocolVersion('2026-07-28')).toBe('2025-11-25');
     expect(negotiateProtocolVersion('2025-03-26')).toBe('2025-03-26');
     expect(negotiateProtocolVersion('2024-11-05')).toBe('2024-11-05');
-    expect(negotiateProtocolVersion('2025-11-25')).toBe('2025-06-18');
-    expect(negotiateProtocolVersion('2024-10-07')).toBe('2025-06-18');
-    expect(negotiateProtocolVersion('banana')).toBe('2025-06-18');
+    expect(negotiateProtocolVersion('2025-11-25')).toBe('2025-11-25');
+    expect(negotiateProtocolVersion('2024-10-07')).toBe('2025-11-25');
+    expect(negotiateProtocolVersion('banana')).toBe('2025-11-25');
   });
 });

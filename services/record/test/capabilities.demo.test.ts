@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { SEARCH_RESULT_CAP } from '@evidence-record/contract';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { productId, signalId, stateId } from '../../../scripts/demo-record/ids';
-import { regulatory } from '../../../scripts/demo-record/regulatory';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { productId, signalId, stateId } from '@evidence-record/demo-record/ids';
+import { regulatory } from '@evidence-record/demo-record/regulatory';
 import { expectNoInternals, startRecordService, type RecordHarness } from './support/harness';
 import { productsDeclaring } from '../src/queries/search';
 

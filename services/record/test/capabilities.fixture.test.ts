@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_RESULT_CAP } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { fx, insertFixtureRecord, operatorNote, reviewNote, storagePath } from './support/fixture-record';
 import { PUBLIC_BASE_URL, expectNoInternals, startRecordService, type RecordHarness } from './support/harness';
 

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } from '@evidence-record/contract';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { freePort } from '../../../test/support/stack';
-import { waitFor } from '../../../test/support/wait';
-import { productId } from '../../../scripts/demo-record/ids';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { freePort } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
+import { productId } from '@evidence-record/demo-record/ids';
 
 /**
  * The built entrypoint as a separate process, configured only by its

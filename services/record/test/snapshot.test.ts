@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { withRecordChange } from '@evidence-record/platform';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { waitFor } from '../../../test/support/wait';
-import { productId } from '../../../scripts/demo-record/ids';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { waitFor } from '@evidence-record/test-support/wait';
+import { productId } from '@evidence-record/demo-record/ids';
 import { startRecordService, type RecordHarness } from './support/harness';
 
 /**

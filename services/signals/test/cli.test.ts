@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { streamNames } from '@evidence-record/contract';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
-import { NATS_URL } from '../../../test/support/infra';
-import { createCatalogue, labelCapture, type FixtureProduct } from './support/fixtures';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { NATS_URL } from '@evidence-record/test-support/infra';
+import { createCatalogue, labelCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 
 /**
  * The curation verbs through the real operator CLI process: one JSON object

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import {
   CurationRefused,
   approveCandidate,
@@ -11,7 +11,7 @@ import {
   releaseSignals,
   withdrawSignal,
 } from '@evidence-record/curation';
-import { approvedFormulaChanges, createCatalogue, labelCapture, priceCapture, type FixtureProduct } from './support/fixtures';
+import { approvedFormulaChanges, createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 
 /**
  * The curation workflow against a real, empty Record: every step is one

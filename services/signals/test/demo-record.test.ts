@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope } from '@evidence-record/contract';
-import { demoDatabase, operatorOnlyValues, type TestDatabase } from '../../../test/support/db';
+import { demoDatabase, operatorOnlyValues, type TestDatabase } from '@evidence-record/test-support/db';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /** The three signals capabilities over the demo Record: every answer valid, nothing internal on the wire. */

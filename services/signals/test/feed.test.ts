@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, DEFAULT_PAGE_SIZE, ErrorEnvelope } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { correctSignal, importCaptures, openCandidate, refuseCandidate, releaseSignals, withdrawSignal } from '@evidence-record/curation';
 import { issueCursor } from '../src/index';
-import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, priceCapture, type FixtureProduct } from './support/fixtures';
+import { approvedFormulaChanges, createCatalogue, preservedHash, preservedPath, priceCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /**

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
 import { SignalReleasedEvent, streamNames } from '@evidence-record/contract';
 import { Metrics, createLogger, ensureStreams } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { releaseSignals } from '@evidence-record/curation';
 import { OutboxRelay, publishNow } from '../src/index';
-import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from './support/fixtures';
-import { privateNats, type PrivateServer } from '../../../test/support/private-servers';
-import { waitFor } from '../../../test/support/wait';
+import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
+import { privateNats, type PrivateServer } from '@evidence-record/test-support/private-servers';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, MAX_SNAPSHOT_WINDOW_DAYS } from '@evidence-record/contract';
 import { withRecordChange } from '@evidence-record/platform';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { releaseSignals, withdrawSignal } from '@evidence-record/curation';
-import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from './support/fixtures';
+import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 let db: TestDatabase;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope } from '@evidence-record/contract';
-import { demoDatabase, type TestDatabase } from '../../../test/support/db';
-import { callerHeaders, insertCustomer, type CustomerFixture } from './support/fixtures';
-import { startWatchHarness, type WatchHarness } from './support/harness';
+import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { callerHeaders, insertCustomer, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 
 /**
  * The watch capabilities over the demo Record: its weekly monitoring ledger,

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONCodec } from 'nats';
 import { streamNames } from '@evidence-record/contract';
 import { connectNats, createLogger, createPool, Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../../test/support/db';
-import { NATS_URL } from '../../../test/support/infra';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import { NATS_URL } from '@evidence-record/test-support/infra';
 import { alertIdFor } from '../src/fanout/alert-id';
 import { startSignalFanout } from '../src/fanout/start';
-import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor } from './support/fixtures';
+import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor } from '@evidence-record/test-support/watch-fixtures';
 
 let db: TestDatabase;
 let pool: Pool;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, headers } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import {
   callerHeaders,
   insertBrand,
@@ -12,8 +12,8 @@ import {
   releaseSignal,
   type CustomerFixture,
   type ProductFixture,
-} from './support/fixtures';
-import { startWatchHarness, type WatchHarness } from './support/harness';
+} from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 

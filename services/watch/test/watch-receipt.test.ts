@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, headers } from '@evidence-record/contract';
-import { emptyDatabase, type TestDatabase } from '../../../test/support/db';
-import { callerHeaders, insertBrand, insertCheck, insertCustomer, insertProduct, insertSpan, insertWatch, releaseSignal, type CustomerFixture, type ProductFixture } from './support/fixtures';
-import { startWatchHarness, type WatchHarness } from './support/harness';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { callerHeaders, insertBrand, insertCheck, insertCustomer, insertProduct, insertSpan, insertWatch, releaseSignal, type CustomerFixture, type ProductFixture } from '@evidence-record/test-support/watch-fixtures';
+import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 

@@ -1,5 +1,5 @@
 import type { SMTPServer, SMTPServerSession } from 'smtp-server';
-import { RestartableSmtpServer, loopbackSmtpServer, smtpRefusal } from '../../support/smtp';
+import { RestartableSmtpServer, loopbackSmtpServer, smtpRefusal } from '@evidence-record/test-support/smtp';
 
 export interface Delivered {
   to: string[];

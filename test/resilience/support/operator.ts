@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { randomId } from '@evidence-record/contract';
 import { createPool } from '@evidence-record/platform';
-import { parseFlags, type AdminContext } from '../../../scripts/admin/cli';
-import { nouns } from '../../../scripts/admin/nouns/index';
-import type { RunningStack } from '../../support/stack';
+import { nouns, parseFlags, type AdminContext } from '@evidence-record/admin';
+import type { RunningStack } from '@evidence-record/test-support/stack';
 
 /**
  * The operator CLI, two ways. `operator` runs a verb's own code in the test

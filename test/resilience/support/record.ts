@@ -1,4 +1,4 @@
-import type { RunningStack } from '../../support/stack';
+import type { RunningStack } from '@evidence-record/test-support/stack';
 import { query } from './operator';
 
 /** Every table of the Record (the ones whose changes create a record version), and the versions themselves. */

@@ -1,4 +1,4 @@
-import { startInProcess, type InProcessService } from '../../../../test/support/in-process';
+import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { createLedgerApp } from '../../src/index';
 
 export const PUBLIC_BASE_URL = 'https://evidence-record.test';

@@ -1,17 +1,36 @@
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { buildRefusal } from '@evidence-record/contract';
 import type { Logger } from '@evidence-record/platform';
 import { toRestRequest } from '../arguments';
 import { GatewayUnavailable, type GatewayClient, type RestAnswer } from '../gateway-client';
 import type { McpMetrics } from '../metrics';
 import type { PresentedKey } from '../request-guards';
 import { RpcError, rpcCodes } from '../rpc-errors';
-import type { ToolCatalogue } from '../tools';
+import type { ToolCatalogue, ToolNaming } from '../tools';
 
 export interface ToolCallContext {
   key: PresentedKey;
   log: Logger;
   /** The MCP request's trace context, carried into the REST call. */
   traceparent?: string;
+  /** The HTTP request's id (the gateway's X-Request-Id): the refusals built here carry it. */
+  requestId: string;
+  /** The record version the gateway reported with the request, for the refusals built here. */
+  recordVersion: string;
+  /** Which names tools/list gives this request. */
+  toolNames: ToolNaming;
+  /** What this HTTP request's tool calls made of REST, filled in as they are answered (docs/decisions/0605). */
+  meter: ToolMeter;
+}
+
+export interface ToolMeter {
+  /**
+   * The REST answers of the tool calls that made a REST call (metered there).
+   * Every other tool call of the HTTP request (unknown tool, bad arguments,
+   * malformed params, gateway unreachable) is reported to the gateway as
+   * unmetered, and counted in the key's protocol window.
+   */
+  restAnswers: RestAnswer[];
 }
 
 export interface ToolCallDeps {
@@ -27,6 +46,12 @@ export interface ToolCallDeps {
  * structuredContent and the same JSON text as content. A refusal is a tool
  * result with isError, carrying the REST error envelope and its pacing
  * headers, so a model reads the same error.code a REST client would.
+ *
+ * Arguments that fail validation are refused here, before any REST call, as
+ * a tool result too (MCP 2025-11-25, SEP-1303: input errors are tool
+ * execution errors the model can correct), with the envelope the gateway
+ * sends for the same REST request: invalid_request naming the field.
+ * Only an unknown tool (and malformed JSON-RPC) stays a protocol error.
  */
 export async function callTool(params: CallToolRequest['params'], ctx: ToolCallContext, deps: ToolCallDeps): Promise<CallToolResult> {
   const tool = deps.catalogue.find(params.name);
@@ -40,13 +65,14 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
 
   const checked = toRestRequest(tool, params.arguments ?? {});
   if (!checked.ok) {
-    const first = checked.problem.issues[0];
-    throw new RpcError(rpcCodes.invalidParams, `Invalid arguments for ${tool.name}: ${first ? `${first.field}: ${first.problem}` : checked.problem.field}`, {
+    const { body } = buildRefusal({
+      request_id: ctx.requestId,
+      capability: tool.capability.name,
       code: 'invalid_request',
-      tool: tool.name,
-      field: checked.problem.field,
-      issues: checked.problem.issues,
+      details: { ...checked.problem },
+      record_version: ctx.recordVersion,
     });
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown>, isError: true };
   }
 
   const started = process.hrtime.bigint();
@@ -60,6 +86,7 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
   } finally {
     deps.metrics.restCallSeconds.observe({ tool: tool.name }, Number(process.hrtime.bigint() - started) / 1e9);
   }
+  ctx.meter.restAnswers.push(answer);
 
   const envelope = parseObject(answer.text);
   if (!envelope) {
@@ -75,6 +102,12 @@ export async function callTool(params: CallToolRequest['params'], ctx: ToolCallC
   if (!isRefusal(envelope)) {
     ctx.log.error({ tool: tool.name, http_status: answer.status }, 'gateway refused without an error envelope');
     throw internalError(tool.name, 'The service could not answer. Retry once with backoff.');
+  }
+  const wait = answer.status === 429 ? integer(answer.retryAfter) : null;
+  if (typeof wait === 'number') {
+    // What the model reads says how long to wait, beside the envelope: a wait only in _meta is one many hosts never show it.
+    const paced = { ...envelope, retry_after_seconds: wait };
+    return { ...result, content: [{ type: 'text', text: JSON.stringify(paced) }], structuredContent: paced, isError: true };
   }
   return { ...result, isError: true };
 }

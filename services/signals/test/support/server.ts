@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '@evidence-record/contract';
-import { startInProcess, type InProcessService } from '../../../../test/support/in-process';
+import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { createSignalsApp, type RelayStatus } from '../../src/index';
 
 export interface InProcessSignals extends InProcessService {

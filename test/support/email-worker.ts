@@ -2,12 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, createPool, Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
 import { streamNames } from '@evidence-record/contract';
-import { startSignalFanout } from '../../../watch/src/fanout/start';
-import { createMailer } from '../../src/smtp';
-import { startEmailWorker } from '../../src/worker';
-import { freePort } from '../../../../test/support/net';
+import { startSignalFanout } from '@evidence-record/watch';
+import { createMailer, startEmailWorker } from '@evidence-record/email-worker';
+import { freePort } from './launcher';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Signs the unsubscribe links of the test workers' emails (tests verify them with it). */
+export const TEST_UNSUBSCRIBE_KEY = 'test-unsubscribe-signing-key-0123456789abcdef';
 
 /** Short timings so retries, leases and redeliveries happen within a test. */
 export const testTimings = {
@@ -64,6 +66,7 @@ export async function startWorker(databaseUrl: string, natsUrl: string, natsPref
     backoffBaseMs: Number(t.EMAIL_BACKOFF_BASE_MS),
     backoffMaxMs: Number(t.EMAIL_BACKOFF_MAX_MS),
     crashAfterSend: false,
+    unsubscribe: { signingKey: TEST_UNSUBSCRIBE_KEY, ttlDays: 90 },
   });
   return {
     metrics,
@@ -89,7 +92,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/email-worker/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', PORT: String(port), MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', ...env },
+    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', PORT: String(port), MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', UNSUBSCRIBE_SIGNING_KEY: TEST_UNSUBSCRIBE_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

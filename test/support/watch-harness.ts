@@ -1,5 +1,5 @@
 import { createLogger, createPool, Metrics, startService, type Pool, type RunningService } from '@evidence-record/platform';
-import { createWatchApp } from '../../src/app';
+import { createWatchApp } from '@evidence-record/watch';
 
 export interface WatchHarness {
   pool: Pool;

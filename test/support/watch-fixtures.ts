@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { JSONCodec, type NatsConnection } from 'nats';
 import { headers, randomId, streamNames, type SignalReleasedEvent } from '@evidence-record/contract';
 import { withRecordChange, withTransaction, type Pool } from '@evidence-record/platform';
-export { waitFor } from '../../../../test/support/wait';
+export { waitFor } from './wait';
 
 /**
  * Record and customer fixtures for watch and alert tests, written with the

@@ -1,0 +1,274 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { service, services, startWaves, urlEnvName, type ServiceName } from '@evidence-record/registry';
+
+/**
+ * The one way tests, benchmarks and the image check start a service of the
+ * registry (services/registry) as a process: its TypeScript entry under tsx,
+ * its bundle dist/<name>.mjs, or any other command (the image's node in a
+ * chroot), with output kept in memory or written to a file, and "ready" meaning
+ * /readyz answers 200 (or, for a service without HTTP, that it is still
+ * running a moment after it started).
+ */
+
+export { startWaves, type ServiceName };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Its TypeScript entry under tsx (tests), or its built bundle (benchmarks). */
+export type RunFrom = 'source' | 'bundle';
+
+export interface LaunchOptions {
+  service: ServiceName;
+  /** Name of this process in messages and log files (a second gateway: 'gateway-off'); the service name by default. */
+  label?: string;
+  /** It gets PORT (and a gateway GATEWAY_PORT); needed to wait for /readyz. Without it, env may carry PORT (e.g. a bad one a test expects refused). */
+  port?: number;
+  env: NodeJS.ProcessEnv;
+  from?: RunFrom;
+  /** Another entry than the registry's (e.g. the bundle of another build, for an A/B comparison). */
+  entry?: string;
+  nodeArgs?: string[];
+  /** Replaces `node [nodeArgs] <entry>` altogether (e.g. the image's node under chroot). */
+  command?: { file: string; args: string[] };
+  /** Output goes to this file instead of memory. */
+  logFile?: string;
+  /** Lines kept in memory (the most recent). */
+  keepLines?: number;
+  /** Append the lines to this array (e.g. the one of the process it replaces) instead of a new one. */
+  lines?: string[];
+  readyTimeoutMs?: number;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class ServiceProcess {
+  readonly label: string;
+  readonly lines: string[];
+  readonly exited: Promise<Exit>;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly opts: LaunchOptions,
+  ) {
+    this.label = opts.label ?? opts.service;
+    this.lines = opts.lines ?? [];
+    const keep = opts.keepLines ?? 2000;
+    // Whole lines only, each stream on its own (a line may arrive in two chunks).
+    const partial = { out: '', err: '' };
+    const take = (stream: 'out' | 'err') => (b: Buffer) => {
+      const parts = (partial[stream] + b.toString()).split('\n');
+      partial[stream] = parts.pop() ?? '';
+      this.lines.push(...parts.filter(Boolean));
+      if (this.lines.length > keep) this.lines.splice(0, this.lines.length - keep);
+    };
+    child.stdout?.on('data', take('out'));
+    child.stderr?.on('data', take('err'));
+    this.exited = new Promise<Exit>((resolve) =>
+      child.once('close', (code, signal) => {
+        for (const rest of [partial.out, partial.err]) if (rest) this.lines.push(rest);
+        resolve({ code, signal });
+      }),
+    );
+  }
+
+  get port(): number | undefined {
+    return this.opts.port;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The last lines it printed, or where they are. */
+  tail(n = 30): string {
+    if (this.opts.logFile) {
+      try {
+        return readFileSync(this.opts.logFile, 'utf8').split('\n').slice(-n).join('\n');
+      } catch {
+        return `(see ${this.opts.logFile})`;
+      }
+    }
+    return this.lines.slice(-n).join('\n');
+  }
+
+  /** Resolves once /readyz answers 200; rejects when it exits first or the time is up. */
+  async ready(): Promise<void> {
+    const timeoutMs = this.opts.readyTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    const http = service(this.opts.service).http;
+    if (http && this.opts.port === undefined) throw new Error(`${this.label}: no port to wait on`);
+    const settledAt = Date.now() + 500;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`${this.label} exited with ${this.child.exitCode ?? this.child.signalCode}:\n${this.tail()}`);
+      if (!http) {
+        if (Date.now() >= settledAt) return;
+      } else {
+        try {
+          const res = await fetch(`http://127.0.0.1:${this.opts.port}/readyz`);
+          await res.arrayBuffer();
+          if (res.ok) return;
+        } catch {
+          // not listening yet
+        }
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`${this.label} not ready on :${this.opts.port} after ${timeoutMs / 1000} s:\n${this.tail()}`);
+  }
+
+  /** SIGTERM (or `signal`), then SIGKILL after `graceMs`; resolves when it has exited. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 8000): Promise<void> {
+    if (!this.running) return;
+    this.child.kill(signal);
+    const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), graceMs).unref());
+    if ((await Promise.race([this.exited, timer])) === 'late' && this.running) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+
+  kill(): void {
+    if (this.running) this.child.kill('SIGKILL');
+  }
+
+  /** CPU seconds (user + system) it has used so far, from /proc; null where /proc is not available. */
+  cpuSeconds(): number | null {
+    const pid = this.child.pid;
+    if (!pid) return null;
+    try {
+      // Fields after the parenthesised command name: state is 3rd, utime 14th, stime 15th (clock ticks of 1/100 s on Linux).
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * A built image's files, unpacked and mounted read-only at `root` (only /tmp
+ * writable), run as the image's user: what scripts/image-check.sh prepares.
+ */
+export interface ImageRoot {
+  root: string;
+  /** uid:gid, the image's USER. */
+  user: string;
+  /** The image's ENV (NODE_ENV, NODE_OPTIONS, HOME, …), under the stack's own variables. */
+  env: Record<string, string>;
+}
+
+/** `node <args>` inside the image, from its WORKDIR /app, as its user (chroot(8) --userspec). */
+export function imageCommand(image: ImageRoot, nodeArgs: readonly string[]): { file: string; args: string[] } {
+  // env(1) changes to /app and execs node, so the pid the launcher holds is node itself (its uid and mounts can be read from /proc).
+  return { file: 'chroot', args: [`--userspec=${image.user}`, image.root, '/usr/bin/env', '--chdir=/app', 'node', ...nodeArgs] };
+}
+
+/** Starts the process without waiting for it. */
+export function launch(opts: LaunchOptions): ServiceProcess {
+  const entry = service(opts.service);
+  const file = opts.command?.file ?? process.execPath;
+  const args =
+    opts.command?.args ??
+    (opts.from === 'bundle'
+      ? [...(opts.nodeArgs ?? []), '--enable-source-maps', opts.entry ?? `dist/${entry.name}.mjs`]
+      : [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry ?? entry.entry]);
+  const portEnv: NodeJS.ProcessEnv = opts.port === undefined ? {} : { PORT: String(opts.port), ...(entry.name === 'gateway' ? { GATEWAY_PORT: String(opts.port) } : {}) };
+  const env = { ...opts.env, ...portEnv };
+  let child: ChildProcess;
+  if (opts.logFile) {
+    const fd = openSync(opts.logFile, 'w');
+    child = spawn(file, args, { env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+  } else {
+    child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+  return new ServiceProcess(child, opts);
+}
+
+/** Starts the process and waits until it is ready; a process that never gets ready is killed. */
+export async function launchReady(opts: LaunchOptions): Promise<ServiceProcess> {
+  const p = launch(opts);
+  try {
+    await p.ready();
+  } catch (err) {
+    p.kill();
+    throw err;
+  }
+  return p;
+}
+
+/** <NAME>_URL of every HTTP service that has a port here. */
+export function serviceUrls(ports: Partial<Record<ServiceName, number>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of services) {
+    const port = ports[s.name];
+    if (s.http && port !== undefined) out[urlEnvName(s.name)] = `http://127.0.0.1:${port}`;
+  }
+  return out;
+}
+
+export interface StackEnvOptions {
+  ports: Partial<Record<ServiceName, number>>;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  natsUrl: string;
+  natsPrefix: string;
+  smtpUrl: string;
+  cursorSecret: string;
+  /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
+  unsubscribeKey: string;
+  nodeEnv: string;
+  logLevel: string;
+  mailFrom: string;
+}
+
+/**
+ * What every process of a stack on this machine is given: the shared
+ * backends, each service's URL, and the settings of the gateway and MCP
+ * service that refer to the others.
+ */
+export function stackEnv(o: StackEnvOptions): Record<string, string> {
+  const gateway = o.ports.gateway;
+  const mcp = o.ports.mcp;
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: o.nodeEnv,
+    LOG_LEVEL: o.logLevel,
+    DATABASE_URL: o.databaseUrl,
+    REDIS_URL: o.redisUrl,
+    REDIS_PREFIX: o.redisPrefix,
+    NATS_URL: o.natsUrl,
+    NATS_PREFIX: o.natsPrefix,
+    CURSOR_SECRET: o.cursorSecret,
+    UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
+    SMTP_URL: o.smtpUrl,
+    MAIL_FROM: o.mailFrom,
+    ...serviceUrls(o.ports),
+    ...(gateway === undefined ? {} : { PUBLIC_BASE_URL: `http://127.0.0.1:${gateway}` }),
+    MCP_ALLOWED_HOSTS: [...(gateway === undefined ? [] : [`127.0.0.1:${gateway}`, `localhost:${gateway}`]), ...(mcp === undefined ? [] : [`127.0.0.1:${mcp}`])].join(','),
+    MCP_ALLOWED_ORIGINS: '',
+    SHUTDOWN_GRACE_MS: '3000',
+  };
+}
+
+/** A free port for each service of the registry. */
+export async function freePorts(): Promise<Record<ServiceName, number>> {
+  return Object.fromEntries(await Promise.all(services.map(async (s) => [s.name, await freePort()]))) as Record<ServiceName, number>;
+}
