@@ -18,11 +18,14 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
+COPY services/client/package.json services/client/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
+COPY services/demo-sources/package.json services/demo-sources/
 COPY services/email-worker/package.json services/email-worker/
 COPY services/ledger/package.json services/ledger/
 COPY services/mcp/package.json services/mcp/
+COPY services/monitor/package.json services/monitor/
 COPY services/platform/package.json services/platform/
 COPY services/record/package.json services/record/
 COPY services/registry/package.json services/registry/
@@ -70,7 +73,7 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
 # ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
-EXPOSE 8101 8102 8103 8104 8106 8080 8105
+EXPOSE 8101 8102 8103 8104 8106 8080 8105 8110
 # ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

@@ -64,6 +64,14 @@ ensure_node_modules() {
   fi
 }
 
+# Debian's Chromium for the browser tests (driven by playwright-core, which never
+# downloads a browser of its own: test/support/browser.ts launches this binary).
+ensure_chromium() {
+  if [ -x /usr/bin/chromium ]; then return 0; fi
+  apt_install chromium
+  [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
+}
+
 ensure_all() {
   ensure_postgres
   ensure_redis

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, on a fresh machine or clone. Installs and
-# starts what it needs (Postgres, Redis, NATS, npm packages), then: lint,
-# typecheck, the vitest suites (unit, integration against the real servers,
-# end to end over HTTP), the Helm chart checks, the k6 type-check, and the
-# image check (the Dockerfile built with podman, every service run from it).
+# starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
+# for the browser tests), then: lint, typecheck, the vitest suites (unit,
+# integration against the real servers, end to end over HTTP, in a browser),
+# the OpenAPI lint, the Helm chart checks, the k6 type-check, and the image
+# check (the Dockerfile built with podman, every service run from it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
 ensure_all
+ensure_chromium
 
 failed=()
 step() { # name command...
@@ -19,6 +21,7 @@ step() { # name command...
 mkdir -p .run
 step lint npx eslint --max-warnings 0 .
 step typecheck npx tsc -p tsconfig.json
+step "OpenAPI lint (Redocly, recommended rules; redocly.yaml)" npx redocly lint
 step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
 step build node scripts/build.mjs
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
-import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, buildOpenApiDocument } from '@evidence-record/contract';
+import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument } from '@evidence-record/contract';
 import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
 import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
@@ -20,6 +20,7 @@ import { RouteTable } from './routes';
 import { ExtractionEnforcer } from './scoring/enforce';
 import { defaultScoringPolicy, type ScoringPolicy } from './scoring/policy';
 import { serveUnchecked } from './unchecked';
+import { serveUnsubscribe } from './unsubscribe/route';
 import { UsageLog } from './usage/usage-log';
 
 export interface GatewayDeps {
@@ -160,6 +161,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const description = Buffer.from(JSON.stringify(buildOpenApiDocument(config.publicBaseUrl)));
   app.get(HEALTH_PATH, (_req, res) => sendBytes(res, 200, health, { 'Cache-Control': CACHE_CONTROL }));
   app.get(OPENAPI_PATH, (_req, res) => sendBytes(res, 200, description, { 'Cache-Control': 'public, max-age=300' }));
+
+  app.all(UNSUBSCRIBE_PATH, (req: Request, res: Response) => void serveUnsubscribe(context, req, res));
 
   app.use((req: Request, res: Response) => {
     const path = pathOf(req.url);

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { MIN_UNSUBSCRIBE_KEY_LENGTH } from '@evidence-record/contract';
 import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
  * the architecture so that `npm run up` needs no extra variables.
  */
+const unsubscribeKey = z.string().min(MIN_UNSUBSCRIBE_KEY_LENGTH, `at least ${MIN_UNSUBSCRIBE_KEY_LENGTH} characters`);
+
 export const gatewayEnv = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
@@ -24,6 +27,16 @@ export const gatewayEnv = z.object({
   /** An MCP tool call fans back into the gateway, so it gets a longer deadline. */
   MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /**
+   * Verifies the one-click unsubscribe links of alert emails (the email worker signs with the same key).
+   * Required in production. During a rotation the old key stays here as UNSUBSCRIBE_SIGNING_KEY_PREVIOUS until
+   * the links it signed have expired (docs/watch-and-alerts.md).
+   */
+  UNSUBSCRIBE_SIGNING_KEY: unsubscribeKey.optional(),
+  UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: unsubscribeKey.optional(),
+  /** Requests one unsubscribe link may make per window (GET page, POST, retries of a mail provider). */
+  UNSUBSCRIBE_RATE_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(10),
+  UNSUBSCRIBE_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * Origins a browser may call /mcp from (comma-separated scheme://host[:port]).
    * Empty: only the http and https origins of PUBLIC_BASE_URL's host. Any other
    * Origin is refused with 403 before the key is looked at (docs/decisions/0604).
@@ -37,6 +50,9 @@ export const gatewayEnv = z.object({
     }),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
+}).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
+  message: 'required in production: the unsubscribe links of alert emails must be verifiable',
+  path: ['UNSUBSCRIBE_SIGNING_KEY'],
 });
 
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
@@ -59,6 +75,8 @@ export interface GatewayConfig {
   /** OTLP/HTTP base URL; unset: spans are not exported (trace context still propagates). */
   otelEndpoint?: string | undefined;
   otelExportDelayMs?: number;
+  /** The one-click unsubscribe of alert emails; absent: /unsubscribe answers 503 (never in production). */
+  unsubscribe?: { keys: string[]; perToken: number; windowSeconds: number };
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -79,6 +97,15 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     otelExportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+    ...(e.UNSUBSCRIBE_SIGNING_KEY
+      ? {
+          unsubscribe: {
+            keys: [e.UNSUBSCRIBE_SIGNING_KEY, ...(e.UNSUBSCRIBE_SIGNING_KEY_PREVIOUS ? [e.UNSUBSCRIBE_SIGNING_KEY_PREVIOUS] : [])],
+            perToken: e.UNSUBSCRIBE_RATE_PER_TOKEN,
+            windowSeconds: e.UNSUBSCRIBE_RATE_WINDOW_SECONDS,
+          },
+        }
+      : {}),
   };
 }
 

@@ -50,17 +50,18 @@ const SERVICES = Object.fromEntries(
       ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
       ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
+      ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET'])];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY'])];
     return [s.name, { port: s.port, http: s.http, env, forbidden, internet: Boolean(n.internet) }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
@@ -221,10 +222,17 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor secret may be rendered.
-  const secrets = all('Secret');
-  if (values.cursorSecret?.existingSecret) check(secrets.length === 0, `secrets: none expected, got ${secrets.map((x) => x.metadata.name).join(', ')}`);
-  else check(secrets.length === 1 && secrets[0].metadata.name === `${prefix}-cursor`, `secrets: exactly ${prefix}-cursor expected`);
+  // Secrets: only the generated cursor and unsubscribe-key secrets may be rendered, each unless an existing one is named.
+  const secrets = all('Secret').map((x) => x.metadata.name).sort();
+  const expectedSecrets = [
+    ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
+  ].sort();
+  check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
+  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
+  const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
+  const previousTo = Object.keys(SERVICES).filter((name) => envOf(name).some((e) => e.name === 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS'));
+  check(JSON.stringify(previousTo) === JSON.stringify(values.unsubscribeSigningKey?.previousKey ? ['gateway'] : []), `UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: on ${previousTo.join(', ') || 'nothing'}`);
 
   checkNetworkPolicies(values, all('NetworkPolicy'), prefix);
 

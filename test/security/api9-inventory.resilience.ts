@@ -33,8 +33,8 @@ const documented = () => Object.entries(doc.paths).flatMap(([path, ops]) => Obje
 const concrete = (path: string) => path.replace('{product_id}', 'prd_000000000000').replace('{signal_id}', 'sig_000000000000').replace('{edition_id}', 'ed_2026_01');
 
 describe('API9 inventory', () => {
-  it('documents exactly the 18 capabilities and health, with every error code', () => {
-    const expected = ['GET /api/v1/health', ...capabilityList.map((c) => `${c.method} ${c.path.replace(/:([a-z_]+)/g, '{$1}')}`)].sort();
+  it('documents exactly the 18 capabilities, health and the document itself, with every error code', () => {
+    const expected = ['GET /api/v1/health', 'GET /api/v1/openapi.json', ...capabilityList.map((c) => `${c.method} ${c.path.replace(/:([a-z_]+)/g, '{$1}')}`)].sort();
     expect(documented()).toEqual(expected);
     expect(Object.keys(doc['x-error-codes']).sort()).toEqual(Object.keys(errorCatalogue).sort());
   });
@@ -91,7 +91,7 @@ describe('API9 inventory', () => {
   });
 
   it('keeps the operational endpoints outside /api, unrouted by the Ingress, and free of customer identifiers', async () => {
-    // Outside /api and /mcp, only the operational endpoints answer on the gateway's port.
+    // Outside /api and /mcp, only the operational endpoints and the keyless unsubscribe page of alert emails answer on the gateway's port.
     for (const path of ['/admin', '/debug', '/.env', '/.git/config', '/server-status', '/console', '/actuator', '/v1/record/version', '/record/version', '/docs']) {
       const r = await send(stack.baseUrl, 'GET', path, { key: caller.key });
       expect([r.status, r.code], path).toEqual([404, 'unsupported_capability']);
@@ -99,7 +99,7 @@ describe('API9 inventory', () => {
     for (const path of ['/healthz', '/readyz', '/metrics']) expect((await send(stack.baseUrl, 'GET', path)).status, path).toBe(200);
     const values = parse(await readFile('charts/evidence-record/values.yaml', 'utf8')) as { ingress: { hosts: Array<{ paths: Array<{ path: string }> }> } };
     const routed = values.ingress.hosts.flatMap((h) => h.paths.map((p) => p.path));
-    expect(routed.sort()).toEqual(['/api', '/mcp']);
+    expect(routed.sort()).toEqual(['/api', '/mcp', '/unsubscribe']);
     // After real traffic, the metrics name no key, organisation or account.
     await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: caller.key });
     await send(stack.baseUrl, 'GET', '/api/v1/watch', { key: caller.key });

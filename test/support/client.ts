@@ -20,7 +20,13 @@ export async function call(stack: RunningStack, key: string | null, method: stri
  * approve it and release the batch (operator CLI). Returns the Signal id and
  * the CLI's release output (which names the release's trace_id).
  */
-export async function releaseSignalOn(stack: RunningStack, key: string, productId: string): Promise<{ signalId: string; release: Record<string, unknown> }> {
+export async function releaseSignalOn(
+  stack: RunningStack,
+  key: string,
+  productId: string,
+  /** A later release: a label read and released on a later date (one batch per release date) that differs from the last one imported. */
+  opts: { date?: string; caffeineMg?: number } = {},
+): Promise<{ signalId: string; release: Record<string, unknown> }> {
   const history = await call(stack, key, 'GET', `/api/v1/products/${productId}/history`);
   const before = (history.body!.history as Array<{ state_id: string; comparable: boolean }>).filter((s) => s.comparable).at(-1)!.state_id;
   const bundle = {
@@ -28,14 +34,14 @@ export async function releaseSignalOn(stack: RunningStack, key: string, productI
       {
         product_id: productId,
         source: { kind: 'manufacturer', url: 'https://ironvale.example/products/surge', retailer: null },
-        observed_at: new Date().toISOString().slice(0, 10),
+        observed_at: opts.date ?? new Date().toISOString().slice(0, 10),
         preserved: { path: `captures/test/${randomBytes(4).toString('hex')}.html`, sha256: randomBytes(32).toString('hex') },
         label: {
           classification: 'comparable',
           serving: { size: 12, unit: 'g', servings_per_container: 30, description: '1 scoop (12 g)' },
           blends: [],
           ingredients: [
-            { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 280, unit: 'mg' },
+            { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: opts.caffeineMg ?? 280, unit: 'mg' },
             { declared_name: 'Beta-Alanine', ingredient_id: 'ing_beta_alanine', amount: 3.1, unit: 'g' },
           ],
         },
@@ -49,6 +55,6 @@ export async function releaseSignalOn(stack: RunningStack, key: string, productI
   const after = (imported.states_created as string[])[0]!;
   const candidate = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before, '--after', after, '--summary', 'Caffeine per serving changed (test release).');
   const signal = await stack.admin('candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'test reviewer', '--note', 'checked against the capture');
-  const release = await stack.admin('signal', 'release');
+  const release = await stack.admin('signal', 'release', ...(opts.date ? ['--date', opts.date] : []));
   return { signalId: String(signal.signal_id), release };
 }

@@ -8,6 +8,9 @@ import { freePort, launchReady } from './launcher';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Signs the unsubscribe links of the test workers' emails (tests verify them with it). */
+export const TEST_UNSUBSCRIBE_KEY = 'test-unsubscribe-signing-key-0123456789abcdef';
+
 /** Short timings so retries, leases and redeliveries happen within a test. */
 export const testTimings = {
   EMAIL_ACK_WAIT_MS: '2000',
@@ -63,6 +66,7 @@ export async function startWorker(databaseUrl: string, natsUrl: string, natsPref
     backoffBaseMs: Number(t.EMAIL_BACKOFF_BASE_MS),
     backoffMaxMs: Number(t.EMAIL_BACKOFF_MAX_MS),
     crashAfterSend: false,
+    unsubscribe: { signingKey: TEST_UNSUBSCRIBE_KEY, ttlDays: 90 },
   });
   return {
     metrics,
@@ -90,7 +94,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   const p = await launchReady({
     service: 'email-worker',
     port,
-    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', ...env },
+    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', UNSUBSCRIBE_SIGNING_KEY: TEST_UNSUBSCRIBE_KEY, ...env },
     readyTimeoutMs: 20_000,
   });
   return {

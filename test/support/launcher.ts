@@ -231,6 +231,8 @@ export interface StackEnvOptions {
   natsPrefix: string;
   smtpUrl: string;
   cursorSecret: string;
+  /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
+  unsubscribeKey: string;
   nodeEnv: string;
   logLevel: string;
   mailFrom: string;
@@ -255,6 +257,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NATS_URL: o.natsUrl,
     NATS_PREFIX: o.natsPrefix,
     CURSOR_SECRET: o.cursorSecret,
+    UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
     SMTP_URL: o.smtpUrl,
     MAIL_FROM: o.mailFrom,
     ...serviceUrls(o.ports),

@@ -63,6 +63,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     natsPrefix,
     smtpUrl: smtp.url,
     cursorSecret: randomBytes(32).toString('hex'),
+    unsubscribeKey: randomBytes(32).toString('hex'),
     // The chart runs the image with NODE_ENV=production.
     nodeEnv: opts.image ? 'production' : 'test',
     logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',

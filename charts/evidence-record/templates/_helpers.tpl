@@ -155,6 +155,11 @@ _registry.tpl.
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
 {{- end -}}
 
+{{/* Name of the Secret holding the unsubscribe signing key. */}}
+{{- define "er.unsubscribeSecretName" -}}
+{{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
+{{- end -}}
+
 {{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
 {{- define "er.env.database" -}}
 {{- $db := .Values.externalDatabase -}}
@@ -265,6 +270,20 @@ _registry.tpl.
     secretKeyRef:
       name: {{ include "er.cursorSecretName" $root | quote }}
       key: {{ $v.cursorSecret.key | quote }}
+{{- end }}
+{{- if $w.unsubscribe }}
+- name: UNSUBSCRIBE_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.key | quote }}
+{{- if and (eq $w.unsubscribe "verify") $v.unsubscribeSigningKey.previousKey }}
+- name: UNSUBSCRIBE_SIGNING_KEY_PREVIOUS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.unsubscribeSecretName" $root | quote }}
+      key: {{ $v.unsubscribeSigningKey.previousKey | quote }}
+{{- end }}
 {{- end }}
 {{- if $w.smtp }}
 - name: SMTP_URL

@@ -4,6 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
   internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
@@ -46,6 +47,7 @@ email-worker:
   database: true
   nats: true
   smtp: true
+  unsubscribe: sign
   publicBaseUrl: true
 gateway:
   http: true
@@ -53,6 +55,7 @@ gateway:
   public: true
   database: true
   redis: true
+  unsubscribe: verify
   publicBaseUrl: true
   callers:
     - mcp
@@ -69,4 +72,9 @@ mcp:
     - gateway
   calls:
     - gateway
+monitor:
+  http: true
+  port: 8110
+  database: true
+  internet: true
 {{- end -}}

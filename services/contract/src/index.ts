@@ -1,3 +1,4 @@
+export * from './answers';
 export * from './capabilities';
 export * from './canonical';
 export * from './decisions';
@@ -11,3 +12,5 @@ export * from './openapi';
 export * from './requests';
 export * from './scopes';
 export * from './dates';
+export * from './unsubscribe';
+export * from './declarations';

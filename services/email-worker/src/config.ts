@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_UNSUBSCRIBE_KEY_LENGTH, UNSUBSCRIBE_TOKEN_TTL_DAYS } from '@evidence-record/contract';
 import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
@@ -33,8 +34,20 @@ export const EmailWorkerConfigSchema = z
     EMAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
     EMAIL_BACKOFF_BASE_MS: ms(50, 3_600_000, 5_000),
     EMAIL_BACKOFF_MAX_MS: ms(50, 86_400_000, 900_000),
+    NODE_ENV: z.string().default('development'),
+    /**
+     * Signs the one-click unsubscribe link of every alert email (HMAC-SHA256; the gateway verifies it with the same
+     * key). Required in production; elsewhere, without it, emails carry no unsubscribe link and say so in the log.
+     */
+    UNSUBSCRIBE_SIGNING_KEY: z.string().min(MIN_UNSUBSCRIBE_KEY_LENGTH, `at least ${MIN_UNSUBSCRIBE_KEY_LENGTH} characters`).optional(),
+    /** How long an email's unsubscribe link works, in days. */
+    UNSUBSCRIBE_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(366).default(UNSUBSCRIBE_TOKEN_TTL_DAYS),
     /** Test hook only: exit right after the database records 'sent' and before the acknowledgement. */
     EMAIL_WORKER_CRASH_AFTER_SEND: z.enum(['0', '1']).default('0'),
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
+    message: 'required in production: every alert email must carry a working unsubscribe link',
+    path: ['UNSUBSCRIBE_SIGNING_KEY'],
   })
   .refine((c) => c.EMAIL_LEASE_MS > 3 * c.SMTP_TIMEOUT_MS, {
     message: 'EMAIL_LEASE_MS must exceed three SMTP timeouts, or a slow send could be taken over and sent twice',

@@ -29,7 +29,9 @@ const worker = await startEmailWorker({
   backoffBaseMs: config.EMAIL_BACKOFF_BASE_MS,
   backoffMaxMs: config.EMAIL_BACKOFF_MAX_MS,
   crashAfterSend: config.EMAIL_WORKER_CRASH_AFTER_SEND === '1',
+  unsubscribe: config.UNSUBSCRIBE_SIGNING_KEY ? { signingKey: config.UNSUBSCRIBE_SIGNING_KEY, ttlDays: config.UNSUBSCRIBE_TOKEN_TTL_DAYS } : null,
 });
+if (!config.UNSUBSCRIBE_SIGNING_KEY) log.warn('UNSUBSCRIBE_SIGNING_KEY is not set: alert emails carry no one-click unsubscribe link (refused in production)');
 
 await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
   port: config.PORT,

@@ -1,7 +1,14 @@
-import { DISCLAIMER } from '@evidence-record/contract';
+import escapeHtml from 'escape-html';
+import { DISCLAIMER, ONE_CLICK_BODY, signalUrl, type DeclarationChange, type DeclaredLine } from '@evidence-record/contract';
 
+export { signalUrl };
+
+/** What one alert email is about: the Signal, its product, and the account it goes to. */
 export interface AlertContent {
   alert_id: string;
+  account_id: string;
+  /** The account's address: the email says where it went. */
+  email: string;
   product_id: string;
   product_name: string;
   brand_name: string;
@@ -14,12 +21,28 @@ export interface AlertContent {
   signal_id: string;
 }
 
+export interface PriceSide {
+  price_cents: number;
+  retailer: string;
+  observed_at: string;
+}
+
+/** Both sides of the change as the Record holds them (queries/alerts.ts loadSignalChange). */
+export interface SignalChange {
+  /** Declared ingredient lines that differ, paired by ingredient (contract pairedChanges). */
+  declarations: DeclarationChange[];
+  /** List prices of a price Signal; null for other dimensions. */
+  prices: { before: PriceSide | null; after: PriceSide | null } | null;
+}
+
 export interface AlertEmail {
   subject: string;
   text: string;
   html: string;
   /** Derived from the alert id: a resend carries the same Message-ID, so mail clients can fold it. */
   messageId: string;
+  /** List-Unsubscribe (RFC 2369) and List-Unsubscribe-Post (RFC 8058) when an unsubscribe link is available. */
+  headers: Record<string, string>;
 }
 
 export function messageIdFor(alertId: string, mailFrom: string): string {
@@ -27,69 +50,135 @@ export function messageIdFor(alertId: string, mailFrom: string): string {
   return `<${alertId}@${domain}>`;
 }
 
-export function signalUrl(publicBaseUrl: string, signalId: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${signalId}`;
+/** How one declaration reads: amount and unit, or that the label names it without one (never zero). */
+function declared(d: DeclaredLine | null): string {
+  if (d === null) return 'not declared';
+  const amount = d.amount === null ? 'no amount declared' : `${d.amount} ${d.unit ?? ''}`.trim();
+  return d.blend ? `${amount} (in ${d.blend})` : amount;
 }
 
+function dollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** The "before → after" lines of the change, each short enough to stand on a line of its own. */
+export function changeLines(change: SignalChange): string[] {
+  const lines: string[] = [];
+  if (change.prices) {
+    const { before, after } = change.prices;
+    lines.push(`List price: ${before ? dollars(before.price_cents) : 'not observed'} → ${after ? dollars(after.price_cents) : 'not observed'}`);
+  }
+  for (const c of change.declarations) lines.push(`${c.name}: ${declared(c.before)} → ${declared(c.after)}`);
+  return lines;
+}
+
+const MAX_SUBJECT_CHANGE = 70;
+
 /**
- * The alert email: product, what changed, the observation window (never
- * presented as an exact change date unless the Record has one), the
- * permanent Signal address, how to stop alerts, and the disclaimer.
+ * The alert email (docs/watch-and-alerts.md, "Alert email"): a subject that
+ * names the product and the change; what changed, before → after; the
+ * observation window (an exact date only when the Record has one); the
+ * release date; the corrections policy; the Signal's permanent API address,
+ * labelled as the address to cite (it needs an API key); the account the
+ * email went to; and a one-click unsubscribe that needs no key.
+ *
+ * The text part keeps every line under 76 characters except the two URLs,
+ * which each stand alone on a line: nodemailer then sends it quoted-printable,
+ * whose soft line breaks vanish when decoded, so no reader sees a URL cut in
+ * two (test/e2e/alert-unsubscribe.e2e.test.ts reads the decoded parts).
  */
-export function renderAlertEmail(alert: AlertContent, opts: { publicBaseUrl: string; mailFrom: string }): AlertEmail {
+export function renderAlertEmail(
+  alert: AlertContent,
+  change: SignalChange,
+  opts: { publicBaseUrl: string; mailFrom: string; unsubscribeUrl: string | null },
+): AlertEmail {
   const base = opts.publicBaseUrl.replace(/\/+$/, '');
-  const url = signalUrl(base, alert.signal_id);
+  const citeUrl = signalUrl(base, alert.signal_id);
   const product = `${alert.brand_name} ${alert.product_name}`;
-  const window = alert.exact_change_date
-    ? `The change is dated to ${alert.exact_change_date} (within the observation window ${alert.window_start} to ${alert.window_end}).`
+  const lines = changeLines(change);
+  const windowText = alert.exact_change_date
+    ? `Dated to ${alert.exact_change_date}, within the observation window ${alert.window_start} to ${alert.window_end}.`
     : `Observation window: ${alert.window_start} to ${alert.window_end}. The change happened within this window; this is not an exact change date.`;
-  const unwatchRest = `DELETE ${base}/api/v1/watch/${alert.product_id}`;
-  const unwatchMcp = `the MCP tool watchlist.remove with {"product_id": "${alert.product_id}"}`;
+  const released = alert.released_on ? `Released on ${alert.released_on}.` : null;
+  const corrections =
+    'Corrections: this Signal keeps its address and release date for good. If it is corrected or withdrawn, that is recorded on the Signal itself.';
+  const cite = 'Permanent API address to cite (reading it needs an API key with signals:read):';
+  const recipient = `Sent to ${alert.email} (account ${alert.account_id}) because this account watches ${product}.`;
+  const stopKeyless = 'Stop alerts about this product with one click (no API key needed):';
+  const stopWithKey = `Or remove the watch with your API key: unwatch_product for ${alert.product_id} (REST DELETE /api/v1/watch/${alert.product_id}, MCP watchlist.remove).`;
+
+  const headline = lines[0] ?? alert.summary;
+  const shortHeadline = headline.length > MAX_SUBJECT_CHANGE ? `${headline.slice(0, MAX_SUBJECT_CHANGE - 1).trimEnd()}…` : headline;
+  const subject = `${product}: ${alert.dimension} change confirmed — ${shortHeadline}`;
 
   const text = [
-    `A confirmed change was released for a product you watch.`,
+    `A confirmed ${alert.dimension} change was released for ${product} (${alert.product_id}).`,
     ``,
-    `Product: ${product} (${alert.product_id})`,
-    `What changed (${alert.dimension}): ${alert.summary}`,
-    window,
-    alert.released_on ? `Released: ${alert.released_on}` : null,
-    `Signal: ${url}`,
+    `What changed: ${alert.summary}`,
+    ...(lines.length > 0 ? [``, `Before → after:`, ...lines.map((l) => `  ${l}`)] : []),
     ``,
-    `You receive this because your account watches this product. To stop these alerts, remove the watch with your API key:`,
-    `  ${unwatchRest}`,
-    `  or ${unwatchMcp}.`,
+    windowText,
+    ...(released ? [released] : []),
+    corrections,
+    ``,
+    cite,
+    citeUrl,
+    ``,
+    recipient,
+    ...(opts.unsubscribeUrl ? [stopKeyless, opts.unsubscribeUrl] : []),
+    stopWithKey,
     ``,
     DISCLAIMER,
     ``,
     `Alert ${alert.alert_id}`,
   ]
-    .filter((line): line is string => line !== null)
+    .map(wrapProse)
     .join('\n');
 
   const e = escapeHtml;
+  const row = (label: string, value: string) => `<tr><th align="left" valign="top">${e(label)}</th><td>${value}</td></tr>`;
   const html = `<!doctype html>
 <html><body style="font-family: sans-serif; line-height: 1.4">
-<p>A confirmed change was released for a product you watch.</p>
+<p>A confirmed ${e(alert.dimension)} change was released for <strong>${e(product)}</strong> (${e(alert.product_id)}).</p>
 <table cellpadding="4">
-<tr><th align="left">Product</th><td>${e(product)} (${e(alert.product_id)})</td></tr>
-<tr><th align="left">What changed</th><td>${e(alert.summary)} <small>(${e(alert.dimension)})</small></td></tr>
-<tr><th align="left">When</th><td>${e(window)}</td></tr>
-${alert.released_on ? `<tr><th align="left">Released</th><td>${e(alert.released_on)}</td></tr>\n` : ''}<tr><th align="left">Signal</th><td><a href="${e(url)}">${e(url)}</a></td></tr>
+${row('What changed', e(alert.summary))}
+${lines.length > 0 ? row('Before → after', lines.map((l) => e(l)).join('<br>')) : ''}
+${row('When', e(windowText))}
+${released ? row('Released', e(alert.released_on ?? '')) : ''}
+${row('Corrections', e(corrections.replace(/^Corrections: /, '')))}
+${row('Cite', `${e(cite)}<br><code>${e(citeUrl)}</code>`)}
 </table>
-<p>You receive this because your account watches this product. To stop these alerts, remove the watch with your API key:
-<code>${e(unwatchRest)}</code>, or ${e(unwatchMcp)}.</p>
+<p>${e(recipient)}</p>
+${opts.unsubscribeUrl ? `<p><a href="${e(opts.unsubscribeUrl)}">Stop alerts about ${e(product)}</a> (one click, no API key needed).</p>` : ''}
+<p>${e(stopWithKey)}</p>
 <p><small>${e(DISCLAIMER)}</small></p>
 <p><small>Alert ${e(alert.alert_id)}</small></p>
 </body></html>`;
 
   return {
-    subject: `Confirmed change on ${product}: ${alert.dimension}`,
+    subject,
     text,
     html,
     messageId: messageIdFor(alert.alert_id, opts.mailFrom),
+    // No mailto: nothing here reads mail sent back, and Gmail and Yahoo need only the one-click HTTPS link (decision 0510).
+    headers: opts.unsubscribeUrl ? { 'List-Unsubscribe': `<${opts.unsubscribeUrl}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY } : {},
   };
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const TEXT_WIDTH = 76;
+
+/** Wraps prose at word boundaries to 76 columns; a line that is one long word (a URL) is left whole. */
+function wrapProse(line: string): string {
+  if (line.length <= TEXT_WIDTH || !line.includes(' ')) return line;
+  const indent = /^\s*/.exec(line)![0];
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.trim().split(/\s+/)) {
+    if (current && current.length + 1 + word.length > TEXT_WIDTH - indent.length) {
+      out.push(indent + current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) out.push(indent + current);
+  return out.join('\n');
 }

@@ -1,6 +1,6 @@
 import { JSONCodec, type JsMsg } from 'nats';
 import type { Transporter } from 'nodemailer';
-import { AlertRequestedEvent, streamNames } from '@evidence-record/contract';
+import { AlertRequestedEvent, mintUnsubscribeToken, streamNames, unsubscribeUrl } from '@evidence-record/contract';
 import {
   SpanKind,
   consumerLagGauge,
@@ -18,7 +18,7 @@ import { backoffMs } from './backoff';
 import { deliveryStep } from './delivery-step';
 import { renderAlertEmail } from './message';
 import { emailMetrics, type EmailMetrics } from './metrics';
-import { cancelAlert, claimAlert, loadAlert, markDead, markRetry, markSent } from './queries/alerts';
+import { cancelAlert, claimAlert, loadAlert, loadSignalChange, markDead, markRetry, markSent } from './queries/alerts';
 import { classifySmtpFailure } from './smtp';
 
 export interface DeliveryOptions {
@@ -32,6 +32,8 @@ export interface DeliveryOptions {
   maxAttempts: number;
   backoffBaseMs: number;
   backoffMaxMs: number;
+  /** Signs each email's one-click unsubscribe link; null: the email carries none (never in production, see config.ts). */
+  unsubscribe: { signingKey: string; ttlDays: number } | null;
   /** Test hook (EMAIL_WORKER_CRASH_AFTER_SEND=1): die between recording 'sent' and the acknowledgement. */
   crashAfterSend: boolean;
 }
@@ -109,6 +111,8 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
     return;
   }
 
+  // Read before the claim: a Postgres failure here leaves nothing claimed, so the retry is immediate, not after a lease.
+  const change = await loadSignalChange(o.pool, alert.signal_id);
   const attempt = await claimAlert(o.pool, alert.alert_id, o.leaseMs);
   if (attempt === null) {
     // Lost a race (another worker claimed it, or the watch was just removed): look again later.
@@ -116,7 +120,7 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
     return;
   }
 
-  const email = renderAlertEmail(alert, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom });
+  const email = renderAlertEmail(alert, change, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: unsubscribeLink(o, alert) });
   const started = process.hrtime.bigint();
   let smtpMessageId: string;
   try {
@@ -127,7 +131,7 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
       text: email.text,
       html: email.html,
       messageId: email.messageId,
-      headers: { 'X-Evidence-Record-Alert': alert.alert_id },
+      headers: { 'X-Evidence-Record-Alert': alert.alert_id, ...email.headers },
     })) as { messageId?: string; response?: string };
     smtpMessageId = `${info.messageId ?? email.messageId}${info.response ? ` ${info.response}` : ''}`.slice(0, 500);
   } catch (err) {
@@ -142,6 +146,19 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
   if (o.crashAfterSend) process.kill(process.pid, 'SIGKILL');
   msg.ack();
   log.info({ attempt }, 'alert email sent');
+}
+
+/** The email's one-click unsubscribe link: a token for this account and product only, expiring after the configured days. */
+function unsubscribeLink(o: DeliveryOptions, alert: { account_id: string; product_id: string }): string | null {
+  if (!o.unsubscribe) return null;
+  const expiresAt = Math.floor(Date.now() / 1000) + o.unsubscribe.ttlDays * 86_400;
+  try {
+    return unsubscribeUrl(o.publicBaseUrl, mintUnsubscribeToken(o.unsubscribe.signingKey, { accountId: alert.account_id, productId: alert.product_id, expiresAt }));
+  } catch (err) {
+    // An account id outside the token alphabet: the email still goes, with the keyed way to stop (and this line to fix it).
+    o.log.error({ err: String(err), account_id: alert.account_id }, 'no unsubscribe link for this alert');
+    return null;
+  }
 }
 
 async function settleFailure(o: DeliveryOptions, msg: JsMsg, alertId: string, attempt: number, err: unknown, log: Logger): Promise<void> {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSONCodec } from 'nats';
-import { DISCLAIMER, streamNames } from '@evidence-record/contract';
+import { DISCLAIMER, streamNames, verifyUnsubscribeToken } from '@evidence-record/contract';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { NATS_URL } from '@evidence-record/test-support/infra';
 import {
@@ -17,7 +17,7 @@ import {
 } from '@evidence-record/test-support/watch-fixtures';
 import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 import { SmtpSink } from './support/smtp-sink';
-import { REPO_ROOT, alertsBacklog, deleteStreams, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
+import { REPO_ROOT, TEST_UNSUBSCRIBE_KEY, alertsBacklog, deleteStreams, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
 
 let db: TestDatabase;
 let prefix: string;
@@ -111,18 +111,26 @@ describe('alerts for a released Signal', () => {
     const mail = mails.find((m) => m.to[0] === watchers[0]!.email)!;
     const alertId = rows.find((r) => r.account_id === watchers[0]!.accountId)!.alert_id;
     expect(mail.messageId).toBe(`<${alertId}@alerts.test>`);
-    expect(mail.subject).toContain('Volt Pre');
-    for (const part of [mail.text, mail.html]) {
+    expect(mail.subject).toContain('Alert Labs Volt Pre: formula change confirmed');
+    expect(mail.subject).toContain('Caffeine anhydrous went from 200 mg');
+    for (const part of [mail.text.replace(/\r?\n/g, ' '), mail.html]) {
       expect(part).toContain('Alert Labs Volt Pre');
       expect(part).toContain('Caffeine anhydrous went from 200 mg to 300 mg per serving.');
       expect(part).toContain('formula');
       expect(part).toContain('2025-11-02 to 2025-12-14');
       expect(part).toContain('not an exact change date');
       expect(part).toContain(`https://api.evidence.test/api/v1/signals/${event.signal_id}`);
-      expect(part).toContain(`DELETE https://api.evidence.test/api/v1/watch/${product.productId}`);
+      expect(part).toContain(watchers[0]!.email);
+      expect(part).toContain('https://api.evidence.test/unsubscribe?token=u1.');
       expect(part).toContain('watchlist.remove');
     }
-    expect(mail.text).toContain(DISCLAIMER);
+    // The link is signed for this account and product only.
+    const token = /unsubscribe\?token=([^\s"&<]+)/.exec(mail.text)![1]!;
+    const verdict = verifyUnsubscribeToken([TEST_UNSUBSCRIBE_KEY], decodeURIComponent(token), Math.floor(Date.now() / 1000));
+    expect(verdict).toMatchObject({ ok: true, claims: { accountId: watchers[0]!.accountId, productId: product.productId } });
+    expect(mail.listUnsubscribe).toBe(`<https://api.evidence.test/unsubscribe?token=${token}>`);
+    expect(mail.listUnsubscribePost).toBe('List-Unsubscribe=One-Click');
+    expect(mail.text.replace(/\r?\n/g, ' ')).toContain(DISCLAIMER);
     expect(mail.html).toContain('no individualized medical advice');
     expect(sink.received.some((m) => m.to[0] === bystander.email || m.to[0] === late.email)).toBe(false);
     const { rows: stored } = await fanout.pool.query('SELECT smtp_message_id, sent_at FROM alerts WHERE alert_id = $1', [alertId]);
@@ -136,7 +144,7 @@ describe('alerts for a released Signal', () => {
     await insertWatch(fanout.pool, c.accountId, product.productId);
     const event = await release(product, { exactChangeDate: '2025-12-01' });
     const [mail] = await waitFor('the email', async () => (sink.received.filter((m) => m.text.includes(event.signal_id)).length === 1 ? sink.received.filter((m) => m.text.includes(event.signal_id)) : null));
-    expect(mail!.text).toContain('dated to 2025-12-01');
+    expect(mail!.text).toContain('Dated to 2025-12-01');
     expect(mail!.text).not.toContain('not an exact change date');
   });
 
@@ -250,5 +258,5 @@ describe('SMTP failures', () => {
     expect(again.code).toBe(1);
     expect(again.json.message).toMatch(/is sent/);
     expect((await cli(['alert', 'dead-letters'])).json.dead_letters.map((d: { alert_id: string }) => d.alert_id)).toEqual([exhausted!.alert_id]);
-  });
+  }, 90_000); // five operator CLI runs, each a fresh process
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCLAIMER } from '@evidence-record/contract';
+import { DISCLAIMER, pairedChanges } from '@evidence-record/contract';
 import { backoffMs } from '../src/backoff';
 import { EmailWorkerConfigSchema } from '../src/config';
 import { deliveryStep } from '../src/delivery-step';
@@ -8,6 +8,8 @@ import { classifySmtpFailure, smtpTransportOptions } from '../src/smtp';
 
 const alert = {
   alert_id: 'alr_0123456789abcdef01234567',
+  account_id: 'acc_0123456789ab',
+  email: 'buyer@customers.example',
   product_id: 'prd_abcdefghijkl',
   product_name: 'Volt <Pre>',
   brand_name: 'Alert & Co',
@@ -19,28 +21,67 @@ const alert = {
   released_on: '2026-01-05',
   signal_id: 'sig_abcdefghijkl',
 };
+const line = (declared_name: string, amount: number | null, unit: string | null, ingredient_id: string | null = null, blend: string | null = null) => ({ declared_name, amount, unit, ingredient_id, blend });
+const change = {
+  declarations: pairedChanges(
+    [line('Beta-Alanine', 3.2, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('Taurine', 1, 'g', 'ing_taurine')],
+    [line('Beta-Alanine', 1.6, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('L-Citrulline', null, null, 'ing_citrulline', 'Pump Blend')],
+  ),
+  prices: null,
+};
+const unsubscribe = 'https://api.example.test/unsubscribe?token=u1.acc_0123456789ab.prd_abcdefghijkl.1790000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 describe('the alert email', () => {
-  const email = renderAlertEmail(alert, { publicBaseUrl: 'https://api.example.test/', mailFrom: 'Evidence Record <alerts@mail.example.test>' });
-  it('says what changed, when (a window, not a date), where to read it and how to stop', () => {
-    expect(email.text).toContain('Alert & Co Volt <Pre> (prd_abcdefghijkl)');
-    expect(email.text).toContain('What changed (formula): Beta-alanine went from 3.2 g to 1.6 g.');
+  const email = renderAlertEmail(alert, change, { publicBaseUrl: 'https://api.example.test/', mailFrom: 'Evidence Record <alerts@mail.example.test>', unsubscribeUrl: unsubscribe });
+  it('names the product and the change in the subject', () => {
+    expect(email.subject).toBe('Alert & Co Volt <Pre>: formula change confirmed — Beta-Alanine: 3.2 g → 1.6 g');
+  });
+  it('says what changed before → after, when (a window, not a date), the release, corrections, what to cite and where it went', () => {
+    expect(email.text.replace(/\n/g, ' ')).toContain('for Alert & Co Volt <Pre> (prd_abcdefghijkl)');
+    expect(email.text).toContain('What changed: Beta-alanine went from 3.2 g to 1.6 g.');
+    expect(email.text).toContain('Before → after:\n  Beta-Alanine: 3.2 g → 1.6 g\n  L-Citrulline: not declared → no amount declared (in Pump Blend)\n  Taurine: 1 g → not declared');
+    expect(email.text).not.toContain('Caffeine');
     expect(email.text).toContain('2025-11-02 to 2025-12-14');
     expect(email.text).toContain('not an exact change date');
-    expect(email.text).toContain('https://api.example.test/api/v1/signals/sig_abcdefghijkl');
-    expect(email.text).toContain('DELETE https://api.example.test/api/v1/watch/prd_abcdefghijkl');
-    expect(email.text).toContain('watchlist.remove');
-    expect(email.text).toContain(DISCLAIMER);
+    expect(email.text).toContain('Released on 2026-01-05.');
+    expect(email.text).toContain('keeps its address and release date');
+    expect(email.text).toContain('Permanent API address to cite (reading it needs an API key');
+    expect(email.text).toContain('\nhttps://api.example.test/api/v1/signals/sig_abcdefghijkl\n');
+    expect(email.text).toContain('Sent to buyer@customers.example (account acc_0123456789ab)');
+    expect(email.text).toContain(`no API key needed):\n${unsubscribe}\n`);
+    expect(email.text).toContain(DISCLAIMER.slice(0, 40));
     expect(email.messageId).toBe('<alr_0123456789abcdef01234567@mail.example.test>');
+  });
+  it('keeps every text line but the URLs within 76 characters, and each URL whole on its own line', () => {
+    for (const l of email.text.split('\n')) {
+      if (/^https?:\/\//.test(l)) expect(l).not.toContain(' ');
+      else expect(l.length, l).toBeLessThanOrEqual(76);
+    }
+  });
+  it('carries List-Unsubscribe (no mailto) and the RFC 8058 one-click header', () => {
+    expect(email.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(email.html).toContain(`href="${unsubscribe}"`);
+  });
+  it('without a signing key: no unsubscribe headers, and the keyed way to stop', () => {
+    const keyless = renderAlertEmail(alert, change, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(keyless.headers).toEqual({});
+    expect(keyless.text).toContain('unwatch_product for prd_abcdefghijkl');
   });
   it('escapes Record text in the HTML part', () => {
     expect(email.html).toContain('Alert &amp; Co Volt &lt;Pre&gt;');
     expect(email.html).not.toContain('Volt <Pre>');
   });
   it('names an exact change date only when the Record has one', () => {
-    const exact = renderAlertEmail({ ...alert, exact_change_date: '2025-12-01' }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test' });
-    expect(exact.text).toContain('dated to 2025-12-01');
+    const exact = renderAlertEmail({ ...alert, exact_change_date: '2025-12-01' }, change, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(exact.text).toContain('Dated to 2025-12-01');
     expect(exact.text).not.toContain('not an exact change date');
+  });
+  it('shows a price change as list prices and falls back to the summary in the subject', () => {
+    const price = renderAlertEmail({ ...alert, dimension: 'price' }, { declarations: [], prices: { before: { price_cents: 3999, retailer: 'r', observed_at: '2025-11-01' }, after: null } }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(price.text).toContain('List price: $39.99 → not observed');
+    const none = renderAlertEmail(alert, { declarations: [], prices: null }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(none.subject).toContain('— Beta-alanine went from 3.2 g to 1.6 g.');
+    expect(none.text).not.toContain('Before → after');
   });
   it('derives the Message-ID from the alert id alone', () => {
     expect(messageIdFor('alr_x', 'alerts@a.test')).toBe('<alr_x@a.test>');

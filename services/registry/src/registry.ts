@@ -43,7 +43,7 @@ export const registrySource = {
       entry: 'services/email-worker/src/main.ts',
       http: true,
       port: 8106,
-      needs: { database: true, nats: true, smtp: true, publicBaseUrl: true },
+      needs: { database: true, nats: true, smtp: true, publicBaseUrl: true, unsubscribeKey: 'sign' },
     },
     {
       name: 'gateway',
@@ -51,7 +51,7 @@ export const registrySource = {
       http: true,
       port: 8080,
       public: true,
-      needs: { database: true, redis: true, publicBaseUrl: true },
+      needs: { database: true, redis: true, publicBaseUrl: true, unsubscribeKey: 'verify' },
       calls: ['record', 'signals', 'ledger', 'watch', 'mcp'],
       startsAfter: ['record', 'signals', 'ledger', 'watch', 'email-worker'],
     },
@@ -63,10 +63,20 @@ export const registrySource = {
       calls: ['gateway'],
       startsAfter: ['gateway'],
     },
+    {
+      // The source monitor: reads DSLD labels and retailer offer pages (docs/monitor.md).
+      name: 'monitor',
+      entry: 'services/monitor/src/main.ts',
+      http: true,
+      port: 8110,
+      needs: { database: true, internet: true },
+    },
   ],
   tools: {
     admin: 'scripts/admin/main.ts',
     migrate: 'scripts/migrate.ts',
     'seed-demo': 'scripts/seed-demo.ts',
+    // The local stack's demo source server (`npm run up`) and the monitor benchmark's fixture server.
+    'demo-sources': 'services/demo-sources/src/main.ts',
   },
 } as const;

@@ -73,35 +73,8 @@ export function presentState(s: StateRow): HistoryStateOut {
   };
 }
 
-function ingredientKey(d: DeclaredIngredientRow): string {
-  return d.ingredient_id ?? `name:${d.declared_name.trim().toLowerCase().replace(/\s+/g, ' ')}`;
-}
-
-function sameDeclaration(a: DeclaredIngredientRow, b: DeclaredIngredientRow): boolean {
-  return a.amount === b.amount && (a.unit ?? null) === (b.unit ?? null) && (a.blend ?? null) === (b.blend ?? null) && a.declared_name === b.declared_name;
-}
-
-/**
- * The declared ingredients that differ between two label states: each side
- * keeps the declarations the other side does not make identically (added,
- * removed, or declared with another amount, unit or blend). An ingredient
- * missing from one side is undisclosed there, which is itself a difference.
- */
-export function differingIngredients(
-  before: DeclaredIngredientRow[],
-  after: DeclaredIngredientRow[],
-): { before: DeclaredIngredientRow[]; after: DeclaredIngredientRow[] } {
-  const index = (rows: DeclaredIngredientRow[]) => {
-    const m = new Map<string, DeclaredIngredientRow[]>();
-    for (const r of rows) m.set(ingredientKey(r), [...(m.get(ingredientKey(r)) ?? []), r]);
-    return m;
-  };
-  const a = index(before);
-  const b = index(after);
-  const unmatched = (rows: DeclaredIngredientRow[], other: Map<string, DeclaredIngredientRow[]>) =>
-    rows.filter((r) => !(other.get(ingredientKey(r)) ?? []).some((o) => sameDeclaration(r, o)));
-  return { before: unmatched(before, b), after: unmatched(after, a) };
-}
+/** Moved to the contract, where the alert email pairs the same differences (services/contract/src/declarations.ts). */
+export { differingIngredients } from '@evidence-record/contract';
 
 export function presentDeclaredIngredient(d: DeclaredIngredientRow, observedAt: string, sourceUrl: string | null): VerifiedFactOut {
   return {

@@ -5,6 +5,7 @@ import { listWatchedProducts } from './capabilities/list-watched-products';
 import { unwatchProduct } from './capabilities/unwatch-product';
 import { watchProduct } from './capabilities/watch-product';
 import type { WatchDeps } from './deps';
+import { mountUnsubscribe } from './unsubscribe';
 
 /** The capabilities this service answers, by name. */
 export const watchHandlers = (deps: WatchDeps): ServiceHandlers<'watch'> => ({
@@ -23,6 +24,7 @@ export function createWatchApp(deps: WatchDeps): express.Express {
   const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool });
   const app = createServiceApp(opts);
   mountServiceCapabilities(app, opts, 'watch', watchHandlers(deps));
+  mountUnsubscribe(app, opts, deps);
   finishServiceApp(app, opts);
   return app;
 }

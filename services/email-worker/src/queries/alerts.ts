@@ -1,4 +1,6 @@
+import { pairedChanges, type DeclaredLine } from '@evidence-record/contract';
 import type { Pool } from '@evidence-record/platform';
+import type { PriceSide, SignalChange } from '../message';
 
 export type AlertStatus = 'pending' | 'sending' | 'sent' | 'cancelled' | 'dead';
 
@@ -111,4 +113,48 @@ export async function markDead(pool: Pool, alertId: string, error: string): Prom
     text: `UPDATE alerts SET status = 'dead', last_error = $2 WHERE alert_id = $1 AND status = 'sending'`,
     values: [alertId, error],
   });
+}
+
+/**
+ * Both sides of a Signal's change, read at send time like the rest of the
+ * email: the declared lines of its before and after label states that
+ * differ (paired by the contract's rule, the one explain_signal uses), and
+ * for a price Signal its two list prices. Nothing travels in the events, so
+ * a rolling upgrade never meets a message shape it does not know (decision 0510).
+ */
+export async function loadSignalChange(pool: Pool, signalId: string): Promise<SignalChange> {
+  const { rows: sides } = await pool.query<{ dimension: string; before_state_id: string | null; after_state_id: string | null; before_price_id: number | null; after_price_id: number | null }>({
+    name: 'email-signal-sides',
+    text: 'SELECT dimension, before_state_id, after_state_id, before_price_id, after_price_id FROM signals WHERE signal_id = $1',
+    values: [signalId],
+  });
+  const s = sides[0];
+  if (!s) return { declarations: [], prices: null };
+  const stateIds = [s.before_state_id, s.after_state_id].filter((id): id is string => id !== null);
+  const { rows: lines } = await pool.query<DeclaredLine & { state_id: string }>({
+    name: 'email-signal-declarations',
+    text: `SELECT d.state_id, d.ingredient_id, d.declared_name, d.amount, d.unit, bl.name AS blend
+             FROM declared_ingredients d LEFT JOIN declared_blends bl ON bl.blend_id = d.blend_id
+            WHERE d.state_id = ANY($1::text[])
+            ORDER BY d.state_id, d.position`,
+    values: [stateIds],
+  });
+  const declarations =
+    s.before_state_id && s.after_state_id
+      ? pairedChanges(lines.filter((l) => l.state_id === s.before_state_id), lines.filter((l) => l.state_id === s.after_state_id))
+      : [];
+  let prices: SignalChange['prices'] = null;
+  if (s.dimension === 'price' || s.before_price_id !== null || s.after_price_id !== null) {
+    const { rows } = await pool.query<PriceSide & { observation_id: number }>({
+      name: 'email-signal-prices',
+      text: 'SELECT observation_id, price_cents, retailer, observed_at FROM price_observations WHERE observation_id = ANY($1::bigint[])',
+      values: [[s.before_price_id, s.after_price_id].filter((id) => id !== null)],
+    });
+    const byId = new Map(rows.map((r) => [Number(r.observation_id), r]));
+    prices = {
+      before: s.before_price_id !== null ? byId.get(Number(s.before_price_id)) ?? null : null,
+      after: s.after_price_id !== null ? byId.get(Number(s.after_price_id)) ?? null : null,
+    };
+  }
+  return { declarations, prices };
 }

@@ -11,6 +11,8 @@ export interface ReceivedMail {
   messageId: string | null;
   alertId: string | null;
   subject: string | null;
+  listUnsubscribe: string | null;
+  listUnsubscribePost: string | null;
   text: string;
   html: string;
 }
@@ -89,6 +91,18 @@ function decodePart(body: string, encoding: string | null): string {
   return body;
 }
 
+/** RFC 2047 encoded words (nodemailer encodes a subject with non-ASCII characters), joined as one string. */
+function decodeWords(value: string | null): string | null {
+  if (value === null) return null;
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, enc: string, data: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+    );
+}
+
 /** Just enough MIME to read the text and HTML parts nodemailer writes. */
 export function parseMail(raw: string, to: string[]): ReceivedMail {
   const split = raw.indexOf('\r\n\r\n');
@@ -111,7 +125,9 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
     raw,
     messageId: header(head, 'Message-ID'),
     alertId: header(head, 'X-Evidence-Record-Alert'),
-    subject: header(head, 'Subject'),
+    subject: decodeWords(header(head, 'Subject')),
+    listUnsubscribe: header(head, 'List-Unsubscribe'),
+    listUnsubscribePost: header(head, 'List-Unsubscribe-Post'),
     text,
     html,
   };

@@ -4,7 +4,8 @@ import { boundAccount } from '../account';
 import { productIdentity, watchConfidence } from '../answers';
 import type { WatchDeps } from '../deps';
 import { lockAccount } from '../queries/accounts';
-import { cancelPendingAlerts, countWatches, findProduct, removeWatch } from '../queries/watches';
+import { countWatches, findProduct } from '../queries/watches';
+import { callerAuthor, removeFromWatchlist } from '../watchlist';
 
 /**
  * Removes a product from the watchlist. Removing one that is not watched
@@ -19,9 +20,7 @@ export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
       const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
       if (!(await findProduct(client, productId))) throw new Refusal('not_found', { details: { product_id: productId } });
-      const changed = await removeWatch(client, account.accountId, productId);
-      const alertsCancelled = await cancelPendingAlerts(client, account.accountId, productId);
-      return { changed, alertsCancelled };
+      return removeFromWatchlist(client, account.accountId, productId, callerAuthor(ctx));
     });
 
     return withSnapshot(deps.pool, async (client, record) => {

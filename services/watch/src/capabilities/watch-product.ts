@@ -5,7 +5,8 @@ import { NO_SUBSCRIPTION, productIdentity, watchConfidence, watchItem } from '..
 import type { WatchDeps } from '../deps';
 import { utcDate } from '../monitoring';
 import { lockAccount } from '../queries/accounts';
-import { addWatch, countWatches, findProduct, isWatched, listWatchItems } from '../queries/watches';
+import { countWatches, findProduct, isWatched, listWatchItems } from '../queries/watches';
+import { addToWatchlist, callerAuthor } from '../watchlist';
 
 /**
  * Adds a covered product to the account's watchlist. Watching a product
@@ -30,7 +31,7 @@ export function watchProduct(deps: WatchDeps): HandlerOf<'watch_product'> {
       if (count >= account.watchLimit) {
         throw new Refusal('watch_limit_reached', { details: { limit: account.watchLimit, count } });
       }
-      return addWatch(client, account.accountId, productId);
+      return addToWatchlist(client, account.accountId, productId, callerAuthor(ctx));
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
