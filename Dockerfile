@@ -41,7 +41,9 @@ COPY test/support/package.json test/support/
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --no-audit --no-fund
+# npm's download cache lives in a build cache mount, never in a layer, and is
+# reused across builds (a changed lockfile fetches only what is new).
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
 
@@ -49,8 +51,7 @@ RUN node scripts/build.mjs
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
- && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
