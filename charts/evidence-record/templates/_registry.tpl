@@ -72,4 +72,9 @@ mcp:
     - gateway
   calls:
     - gateway
+monitor:
+  http: true
+  port: 8110
+  database: true
+  internet: true
 {{- end -}}
