@@ -18,11 +18,14 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
+COPY services/client/package.json services/client/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
+COPY services/demo-sources/package.json services/demo-sources/
 COPY services/email-worker/package.json services/email-worker/
 COPY services/ledger/package.json services/ledger/
 COPY services/mcp/package.json services/mcp/
+COPY services/monitor/package.json services/monitor/
 COPY services/platform/package.json services/platform/
 COPY services/record/package.json services/record/
 COPY services/registry/package.json services/registry/
@@ -38,7 +41,9 @@ COPY test/support/package.json test/support/
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --no-audit --no-fund
+# npm's download cache lives in a build cache mount, never in a layer, and is
+# reused across builds (a changed lockfile fetches only what is new).
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
 
@@ -46,8 +51,7 @@ RUN node scripts/build.mjs
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
- && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -69,7 +73,7 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
 # ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
-EXPOSE 8101 8102 8103 8104 8106 8080 8105
+EXPOSE 8101 8102 8103 8104 8106 8080 8105 8110
 # ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

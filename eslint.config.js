@@ -18,8 +18,8 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    // Operator tools and scripts print to the terminal on purpose.
-    files: ['scripts/**', '**/test/**'],
+    // Operator tools, scripts and runnable examples print to the terminal on purpose.
+    files: ['scripts/**', '**/scripts/**', '**/test/**', 'examples/**'],
     rules: { 'no-console': 'off' },
   },
 );

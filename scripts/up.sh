@@ -39,6 +39,9 @@ start() { # name command...
 log "starting the SMTP sink (maildev) on :$MAILDEV_SMTP_PORT, web UI on :$MAILDEV_WEB_PORT"
 start maildev node_modules/.bin/maildev --smtp "$MAILDEV_SMTP_PORT" --web "$MAILDEV_WEB_PORT" --ip 127.0.0.1
 
+log "starting the demo source server (DSLD and two retailers for the demo monitor product) on :$DEMO_SOURCES_PORT"
+start demo-sources node --enable-source-maps dist/demo-sources.mjs serve
+
 wait_ready() { # name port
   local name=$1 port=$2
   [ "$port" = - ] && return 0 # no HTTP: started is all we can tell
@@ -59,6 +62,9 @@ while read -r wave; do
   log "waiting for $wave to report ready"
   for entry in $wave; do wait_ready "${entry%%:*}" "${entry##*:}"; done
 done <<< "$ER_SERVICE_WAVES"
+
+log "registering the demo sources (first reading dated yesterday)"
+node --enable-source-maps dist/demo-sources.mjs register >/dev/null
 
 # A demo organisation on the demo plan, bound to one account, and a key with every scope.
 if [ ! -s "$ER_RUN_DIR/demo-org" ] || ! psql -h 127.0.0.1 -U postgres -d "$ER_DB" -tAc "select 1 from organizations where org_id='$(cat "$ER_RUN_DIR/demo-org")'" | grep -q 1; then
@@ -85,6 +91,9 @@ Evidence Record is up (demo Record: fictional brands and products).
   curl -s -H "Authorization: Bearer $key" $PUBLIC_BASE_URL/api/v1/record/version
   curl -s -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \\
        -d '{"identifier":"Pre-Workout"}' $PUBLIC_BASE_URL/api/v1/products/resolve
+
+  Source monitor: change the demo label (or price) and see a candidate opened within a minute:
+  npm run -s demo-sources -- change label
 
 Stop it with: npm run down
 MSG

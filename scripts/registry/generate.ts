@@ -74,6 +74,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.cursorSecret) w.cursor = true;
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
+    if (n.internet) w.internet = true;
     const callers = callersOf(s.name, all);
     if (callers.length) w.callers = callers;
     if (s.calls?.length) w.calls = [...s.calls];
@@ -96,6 +97,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     '  http/port: serves HTTP on this port (Service, probes, metrics)',
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
+    '  internet: egress to public addresses (networkPolicy.egress.internet)',
     '  publicBaseUrl: gets PUBLIC_BASE_URL',
     '  callers: components allowed to connect to it (ingress)',
     '  calls: components it connects to (egress, and <NAME>_URL)',

@@ -147,7 +147,12 @@ function mcpProblems(r: Reply): string[] {
     }
     const structured = m?.result?.structuredContent;
     if (structured?.error?.code === 'internal_error') out.push('a tool call hit internal_error');
-    if (structured?.status === 'refused' && !ErrorEnvelope.safeParse(structured).success) out.push('tool refusal is not an envelope');
+    if (structured?.status === 'refused') {
+      // A 429 tool refusal carries retry_after_seconds beside the envelope's fields (decision 0604).
+      const { retry_after_seconds: wait, ...envelope } = structured as Record<string, unknown>;
+      if (!ErrorEnvelope.safeParse(envelope).success) out.push('tool refusal is not an envelope');
+      if (wait !== undefined && !(Number.isInteger(wait) && (wait as number) > 0)) out.push('retry_after_seconds is not a positive integer');
+    }
     if (m?.result && structured && structured.status !== 'refused' && !AnswerEnvelope.safeParse(structured).success) out.push('tool answer is not an envelope');
   }
   return out;

@@ -16,6 +16,7 @@ const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
   watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
   mcp: {},
   'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
+  monitor: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
 };
 
 const SECRET = 'hunter2-do-not-print';
@@ -36,6 +37,8 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
   ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
+  ['monitor', 'DSLD_BASE_URL not a URL', { DSLD_BASE_URL: 'api.ods.od.nih.gov/dsld/v9' }, 'DSLD_BASE_URL'],
+  ['monitor', 'MONITOR_LEASE_MS below its floor', { MONITOR_LEASE_MS: '10' }, 'MONITOR_LEASE_MS'],
   ['gateway', 'UNSUBSCRIBE_SIGNING_KEY too short', { UNSUBSCRIBE_SIGNING_KEY: SECRET }, 'UNSUBSCRIBE_SIGNING_KEY: at least 32 characters'],
 ];
 

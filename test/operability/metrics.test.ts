@@ -119,6 +119,7 @@ describe('/metrics on every service', () => {
       watch: ['postgres', 'nats'],
       mcp: ['gateway'],
       'email-worker': ['postgres', 'nats', 'smtp'],
+      monitor: ['postgres'],
     };
     for (const [name, dependencies] of Object.entries(expected) as Array<[ServiceName, string[]]>) {
       expect(select(pages[name].samples, 'er_dependency_errors_total').map((s) => s.labels.dependency).sort(), name).toEqual([...dependencies].sort());

@@ -33,8 +33,8 @@ const documented = () => Object.entries(doc.paths).flatMap(([path, ops]) => Obje
 const concrete = (path: string) => path.replace('{product_id}', 'prd_000000000000').replace('{signal_id}', 'sig_000000000000').replace('{edition_id}', 'ed_2026_01');
 
 describe('API9 inventory', () => {
-  it('documents exactly the 18 capabilities and health, with every error code', () => {
-    const expected = ['GET /api/v1/health', ...capabilityList.map((c) => `${c.method} ${c.path.replace(/:([a-z_]+)/g, '{$1}')}`)].sort();
+  it('documents exactly the 18 capabilities, health and the document itself, with every error code', () => {
+    const expected = ['GET /api/v1/health', 'GET /api/v1/openapi.json', ...capabilityList.map((c) => `${c.method} ${c.path.replace(/:([a-z_]+)/g, '{$1}')}`)].sort();
     expect(documented()).toEqual(expected);
     expect(Object.keys(doc['x-error-codes']).sort()).toEqual(Object.keys(errorCatalogue).sort());
   });

@@ -160,6 +160,24 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * A built image's files, unpacked and mounted read-only at `root` (only /tmp
+ * writable), run as the image's user: what scripts/image-check.sh prepares.
+ */
+export interface ImageRoot {
+  root: string;
+  /** uid:gid, the image's USER. */
+  user: string;
+  /** The image's ENV (NODE_ENV, NODE_OPTIONS, HOME, …), under the stack's own variables. */
+  env: Record<string, string>;
+}
+
+/** `node <args>` inside the image, from its WORKDIR /app, as its user (chroot(8) --userspec). */
+export function imageCommand(image: ImageRoot, nodeArgs: readonly string[]): { file: string; args: string[] } {
+  // env(1) changes to /app and execs node, so the pid the launcher holds is node itself (its uid and mounts can be read from /proc).
+  return { file: 'chroot', args: [`--userspec=${image.user}`, image.root, '/usr/bin/env', '--chdir=/app', 'node', ...nodeArgs] };
+}
+
 /** Starts the process without waiting for it. */
 export function launch(opts: LaunchOptions): ServiceProcess {
   const entry = service(opts.service);

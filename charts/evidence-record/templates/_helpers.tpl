@@ -383,6 +383,13 @@ An empty peer list allows the ports to any destination.
 {{- if $w.smtp }}
 {{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}
 {{- end }}
+{{- if $w.internet }}
+{{- $to := list (dict "ipBlock" (dict "cidr" "0.0.0.0/0" "except" $e.internet.except)) }}
+{{- if $e.internet.exceptV6 }}
+{{- $to = append $to (dict "ipBlock" (dict "cidr" "::/0" "except" $e.internet.exceptV6)) }}
+{{- end }}
+{{ include "er.egressRule" (dict "to" $to "ports" $e.internet.ports) }}
+{{- end }}
 {{- with $e.extra }}
 {{ toYaml . }}
 {{- end }}

@@ -5,6 +5,7 @@ come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
+  internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
   calls: components it connects to (egress, and <NAME>_URL)
@@ -71,4 +72,9 @@ mcp:
     - gateway
   calls:
     - gateway
+monitor:
+  http: true
+  port: 8110
+  database: true
+  internet: true
 {{- end -}}

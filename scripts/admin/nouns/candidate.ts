@@ -1,4 +1,4 @@
-import { approveCandidate, openCandidate, refuseCandidate } from '@evidence-record/curation';
+import { approveCandidate, listCandidates, openCandidate, refuseCandidate } from '@evidence-record/curation';
 import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
 
 function candidateId(flags: Flags): number {
@@ -31,6 +31,16 @@ export const candidate: Noun = {
           summary: required(flags, 'summary'),
         });
         return { ...out, status: 'open' };
+      },
+    },
+    list: {
+      usage: '[--product P] [--status open|approved|refused]',
+      run: async ({ pool, flags }) => {
+        const status = optional(flags, 'status');
+        if (status !== undefined && !['open', 'approved', 'refused'].includes(status)) throw new UsageError('--status is open, approved or refused');
+        const productId = optional(flags, 'product');
+        if (productId !== undefined && !/^prd_[0-9a-z]{12}$/.test(productId)) throw new UsageError(`${productId} is not a product id`);
+        return { candidates: await listCandidates(pool, { product_id: productId ?? null, status: (status as 'open') ?? null }) };
       },
     },
     approve: {

@@ -9,6 +9,9 @@ import { org } from './org';
 import { account } from './account';
 import { key } from './key';
 import { plan } from './plan';
+import { product } from './product';
+import { source } from './source';
+import { monitor } from './monitor';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -22,4 +25,7 @@ export const nouns: Noun[] = [
   account,
   key,
   plan,
+  product,
+  source,
+  monitor,
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DISCLAIMER, depthClasses, historyStateClasses, priceBases } from './decisions';
 import { errorCatalogue, errorCodes, documentationFor, statusOf, type ErrorCode } from './errors';
 import { requestIdPattern } from './ids';
+import { Comparison, Coverage, ErrorDetails, Ledger, Watch, answerObjects } from './answers';
 
 /**
  * The answer envelope and its sub-records (spec: Resources and their fields).
@@ -26,14 +27,14 @@ export const ProductIdentity = z.strictObject({
   depth_class: z.enum(depthClasses),
   retired: z.boolean(),
   retired_on: date.nullable(),
-});
+}).meta({ id: 'ProductIdentity' });
 
 export const ServingConfiguration = z.strictObject({
   serving_size: z.number().nullable(),
   serving_unit: z.string().nullable(),
   servings_per_container: z.number().nullable(),
   description: z.string().nullable(),
-});
+}).meta({ id: 'ServingConfiguration' });
 
 export const HistoryState = z.strictObject({
   state_id: z.string(),
@@ -44,7 +45,7 @@ export const HistoryState = z.strictObject({
   serving: ServingConfiguration.nullable(),
   declared_ingredient_count: z.number().int(),
   note: z.string().nullable(),
-});
+}).meta({ id: 'HistoryState' });
 
 export const VerifiedFact = z.strictObject({
   kind: z.string().describe('declared_ingredient, proprietary_blend, serving_configuration'),
@@ -59,7 +60,7 @@ export const VerifiedFact = z.strictObject({
   state_id: z.string().nullable(),
   observed_at: date,
   source_url: z.string().nullable(),
-});
+}).meta({ id: 'VerifiedFact' });
 
 export const CommercialFact = z.strictObject({
   kind: z.string().describe('price_observation'),
@@ -70,14 +71,14 @@ export const CommercialFact = z.strictObject({
   price_basis: z.enum(priceBases).describe('list only when the Record recorded the price as a list price'),
   servings_per_container: z.number().nullable(),
   source_url: z.string().nullable(),
-});
+}).meta({ id: 'CommercialFact' });
 
 export const Operand = z.strictObject({
   name: z.string(),
   value: z.union([z.number(), z.string(), z.null()]),
   unit: z.string().nullable(),
   source: z.string().nullable().describe('which fact the operand comes from'),
-});
+}).meta({ id: 'Operand' });
 
 export const Calculation = z.strictObject({
   name: z.string().describe('price_per_serving, price_per_gram_of_ingredient, …'),
@@ -89,14 +90,14 @@ export const Calculation = z.strictObject({
   price_basis: z.enum(priceBases).nullable().optional(),
   product_id: z.string().nullable().optional(),
   note: z.string().nullable().optional(),
-});
+}).meta({ id: 'Calculation' });
 
 export const Reference = z.strictObject({
   title: z.string(),
   year: z.number().int().nullable(),
   kind: z.string(),
   url: z.string().nullable(),
-});
+}).meta({ id: 'Reference' });
 
 export const ResearchContext = z.strictObject({
   ingredient_id: z.string(),
@@ -108,7 +109,7 @@ export const ResearchContext = z.strictObject({
   evidence: z.string(),
   references: z.array(Reference),
   note: z.string(),
-});
+}).meta({ id: 'ResearchContext' });
 
 export const RegulatoryRecord = z.strictObject({
   ingredient_id: z.string(),
@@ -119,31 +120,31 @@ export const RegulatoryRecord = z.strictObject({
   title: z.string(),
   what_it_is: z.string().describe('what the filing is, never worded as an approval, a product warning or a finding of harm'),
   reference: Reference.nullable(),
-});
+}).meta({ id: 'RegulatoryRecord' });
 
 export const SourceReference = z.strictObject({
   url: z.string(),
   observed_at: date,
   kind: z.string().describe('manufacturer, retailer, regulator, publication'),
   readable: z.boolean().nullable(),
-});
+}).meta({ id: 'SourceReference' });
 
 export const Confidence = z.strictObject({
   level: z.enum(['high', 'medium', 'low', 'none']),
   basis: z.string(),
-});
+}).meta({ id: 'Confidence' });
 
 export const ObservationWindow = z.strictObject({
   start: date,
   end: date,
   exact_change_date: date.nullable(),
-});
+}).meta({ id: 'ObservationWindow' });
 
 export const SignalCorrection = z.strictObject({
   kind: z.enum(['correction', 'withdrawal']),
   recorded_on: date,
   note: z.string(),
-});
+}).meta({ id: 'SignalCorrection' });
 
 /**
  * One side of a Signal. Every form names the history state on that side;
@@ -156,7 +157,7 @@ export const SignalSide = z.strictObject({
   state: HistoryState.nullable().optional().describe('explain_signal: the history state itself'),
   declared_ingredients: z.array(VerifiedFact).optional().describe('explain_signal: declared ingredients on this side that differ from the other side'),
   list_prices: z.array(CommercialFact).optional().describe('explain_signal, price Signals: the list-price observations compared'),
-});
+}).meta({ id: 'SignalSide' });
 
 export const Signal = z.strictObject({
   signal_id: z.string(),
@@ -172,15 +173,20 @@ export const Signal = z.strictObject({
   after: SignalSide.nullable().optional(),
   evidence: z.array(SourceReference).optional(),
   corrections: z.array(SignalCorrection),
-});
+}).meta({ id: 'Signal' });
 
-const looseObject = z.record(z.string(), z.unknown());
+/**
+ * The answer objects are checked against their shapes (answers.ts), but typed
+ * as plain records here, so a service builds them from its own row types
+ * without index signatures; the answer-object test proves the two agree.
+ */
+const asRecord = (schema: z.ZodType) => schema as unknown as z.ZodType<Record<string, unknown>>;
 
 const recordState = {
-  record_version: z.string(),
-  record_as_of: date,
-  record_timestamp: dateTime,
-  methodology_version: z.string(),
+  record_version: z.string().describe('Record data-state id: two answers sharing it came from one committed state. Cache on your side keyed on it.'),
+  record_as_of: date.describe('The UTC date of the committed Record state the answer was read from (the day that state was committed).'),
+  record_timestamp: dateTime.describe('The newest dated observation the Record holds in that state (capture, price or monitoring check); not the current time.'),
+  methodology_version: z.string().describe('The method the answer was produced under; get_record_version reports it.'),
 };
 
 export const AnswerEnvelope = z.strictObject({
@@ -193,10 +199,10 @@ export const AnswerEnvelope = z.strictObject({
   summary: z.string().min(1),
   history: z.array(HistoryState).optional(),
   signals: z.array(Signal).optional(),
-  comparison: looseObject.optional(),
-  coverage: looseObject.optional(),
-  ledger: looseObject.optional(),
-  watch: looseObject.optional(),
+  comparison: asRecord(Comparison).optional(),
+  coverage: asRecord(Coverage).optional(),
+  ledger: asRecord(Ledger).optional(),
+  watch: asRecord(Watch).optional(),
   next_cursor: z.string().nullable().optional(),
   verified_facts: z.array(VerifiedFact),
   commercial_facts: z.array(CommercialFact),
@@ -219,7 +225,7 @@ export const ErrorEnvelope = z.strictObject({
   error: z.strictObject({
     code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
-    details: looseObject,
+    details: asRecord(ErrorDetails),
     documentation: z.string(),
   }),
   limitations: z.array(z.string()),
@@ -251,6 +257,44 @@ type ArrayFields =
 export type AnswerInput = Omit<AnswerEnvelope, ArrayFields | keyof RecordState | 'disclaimer' | 'request_id'> &
   Partial<Pick<AnswerEnvelope, ArrayFields>> & { request_id: string; record: RecordState };
 
+/**
+ * The envelope of one capability: its answer objects (coverage, comparison,
+ * ledger, watch) in that capability's shape, and none it does not fill.
+ * Tests check real answers with it; the OpenAPI document gives each
+ * operation these shapes.
+ */
+export function answerEnvelopeOf(capability: string): typeof AnswerEnvelope {
+  return envelopeOf.get(capability) ?? AnswerEnvelope;
+}
+
+const undescribed = z.never();
+const envelopeOf = new Map(
+  Object.entries(answerObjects).map(([name, objects]) => [
+    name,
+    AnswerEnvelope.extend({
+      comparison: (objects.comparison ?? undescribed).optional(),
+      coverage: (objects.coverage ?? undescribed).optional(),
+      ledger: (objects.ledger ?? undescribed).optional(),
+      watch: (objects.watch ?? undescribed).optional(),
+    }) as unknown as typeof AnswerEnvelope,
+  ]),
+);
+
+/**
+ * What buildAnswer checks before an answer leaves a service: the envelope,
+ * its strict sub-records, and the answer objects as plain objects, as before
+ * they had shapes. Their shapes are proven against real answers by the
+ * answer-object test rather than enforced here, so a path no test reaches
+ * can never turn an answer into a 500 (answers stay what they were).
+ */
+const plainObject = z.record(z.string(), z.unknown());
+const WireEnvelope = AnswerEnvelope.extend({
+  comparison: plainObject.optional(),
+  coverage: plainObject.optional(),
+  ledger: plainObject.optional(),
+  watch: plainObject.optional(),
+});
+
 export class ContractViolation extends Error {
   constructor(readonly issues: z.core.$ZodIssue[]) {
     super(`answer violates the envelope contract: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -281,7 +325,7 @@ export function buildAnswer(input: AnswerInput): AnswerEnvelope {
     methodology_version: record?.methodology_version,
     disclaimer: DISCLAIMER,
   };
-  const parsed = AnswerEnvelope.safeParse(candidate);
+  const parsed = WireEnvelope.safeParse(candidate);
   if (!parsed.success) throw new ContractViolation(parsed.error.issues);
   return parsed.data;
 }

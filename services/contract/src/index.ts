@@ -1,3 +1,4 @@
+export * from './answers';
 export * from './capabilities';
 export * from './canonical';
 export * from './decisions';

@@ -27,10 +27,10 @@ describe('capability table', () => {
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument() as { openapi: string; paths: Record<string, Record<string, { operationId: string }>>; 'x-error-codes': Record<string, unknown> };
 
-  it('is OpenAPI 3.1 and describes every capability and health', () => {
+  it('is OpenAPI 3.1 and describes every capability, health and itself', () => {
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(operations.sort()).toEqual([...capabilityList.map((c) => c.name), 'health'].sort());
+    expect(operations.sort()).toEqual([...capabilityList.map((c) => c.name), 'health', 'openapi'].sort());
   });
 
   it('documents every error code', () => {

@@ -26,6 +26,8 @@ const Needs = z.strictObject({
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
+  /** Reaches public HTTP(S) sites (in the chart: egress to networkPolicy.egress.internet, private ranges excepted). */
+  internet: z.boolean().optional(),
 });
 export type Needs = z.infer<typeof Needs>;
 

@@ -63,10 +63,20 @@ export const registrySource = {
       calls: ['gateway'],
       startsAfter: ['gateway'],
     },
+    {
+      // The source monitor: reads DSLD labels and retailer offer pages (docs/monitor.md).
+      name: 'monitor',
+      entry: 'services/monitor/src/main.ts',
+      http: true,
+      port: 8110,
+      needs: { database: true, internet: true },
+    },
   ],
   tools: {
     admin: 'scripts/admin/main.ts',
     migrate: 'scripts/migrate.ts',
     'seed-demo': 'scripts/seed-demo.ts',
+    // The local stack's demo source server (`npm run up`) and the monitor benchmark's fixture server.
+    'demo-sources': 'services/demo-sources/src/main.ts',
   },
 } as const;

@@ -77,6 +77,7 @@ export function watchItem(row: WatchItemRow, now: Date): WatchItem {
       spanStartedOn: row.span_started_on,
       sourcesUnreadable: row.sources_unreadable,
       lastCheckedAt: row.last_checked_at,
+      scheduledCheckDue: row.next_check_due,
     },
     now,
   );

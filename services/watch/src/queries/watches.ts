@@ -31,6 +31,8 @@ export interface WatchItemRow extends ProductRow {
   unreadable_since: Date | null;
   last_read_at: Date | null;
   last_checked_at: Date | null;
+  /** The monitor's next scheduled check over the product's active sources. */
+  next_check_due: Date | null;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function listWatchItems(client: PoolClient, accountId: string, toda
                   src.unreadable AS sources_unreadable,
                   src.unreadable_since,
                   greatest(src.last_read_at, chk.last_valid_at) AS last_read_at,
-                  chk.last_checked_at
+                  chk.last_checked_at,
+                  src.next_check_due
              FROM watches w
              JOIN products p ON p.product_id = w.product_id
              JOIN brands b ON b.brand_id = p.brand_id
@@ -60,7 +63,8 @@ export async function listWatchItems(client: PoolClient, accountId: string, toda
                   SELECT count(*)::int AS total,
                          (count(*) FILTER (WHERE so.health = 'unreadable'))::int AS unreadable,
                          min(so.health_since) FILTER (WHERE so.health = 'unreadable') AS unreadable_since,
-                         max(so.last_read_at) AS last_read_at
+                         max(so.last_read_at) AS last_read_at,
+                         min(so.next_check_due) FILTER (WHERE so.state = 'active') AS next_check_due
                     FROM sources so WHERE so.product_id = w.product_id
                   ) src ON true
              LEFT JOIN LATERAL (
