@@ -22,9 +22,11 @@ COPY services/client/package.json services/client/
 COPY services/console/package.json services/console/
 COPY services/contract/package.json services/contract/
 COPY services/curation/package.json services/curation/
+COPY services/demo-sources/package.json services/demo-sources/
 COPY services/email-worker/package.json services/email-worker/
 COPY services/ledger/package.json services/ledger/
 COPY services/mcp/package.json services/mcp/
+COPY services/monitor/package.json services/monitor/
 COPY services/platform/package.json services/platform/
 COPY services/record/package.json services/record/
 COPY services/registry/package.json services/registry/
@@ -40,7 +42,9 @@ COPY test/support/package.json test/support/
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --no-audit --no-fund
+# npm's download cache lives in a build cache mount, never in a layer, and is
+# reused across builds (a changed lockfile fetches only what is new).
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
 
@@ -48,12 +52,13 @@ RUN node scripts/build.mjs
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund \
- && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# A container is reached on its own address, not its loopback (services default to 127.0.0.1).
 ENV NODE_ENV=production \
+    LISTEN_HOST=0.0.0.0 \
     NODE_OPTIONS=--enable-source-maps \
     HOME=/tmp \
     NPM_CONFIG_UPDATE_NOTIFIER=false
@@ -71,7 +76,7 @@ COPY --from=build /app/services/platform/migrations ./services/platform/migratio
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001
 # ---- generated (expose) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
-EXPOSE 8101 8102 8103 8104 8106 8080 8107 8105
+EXPOSE 8101 8102 8103 8104 8106 8080 8107 8105 8110
 # ---- end of generated part ----
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/gateway.mjs"]

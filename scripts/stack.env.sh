@@ -23,6 +23,12 @@ export MCP_ALLOWED_ORIGINS=${MCP_ALLOWED_ORIGINS:-}
 export LOG_LEVEL=${LOG_LEVEL:-info}
 export MAILDEV_SMTP_PORT=${MAILDEV_SMTP_PORT:-1025}
 export MAILDEV_WEB_PORT=${MAILDEV_WEB_PORT:-1080}
+# The source monitor: the local demo source server plays DSLD and two retailers; only the
+# local stack admits http://127.0.0.1 (docs/monitor.md).
+export DEMO_SOURCES_PORT=${DEMO_SOURCES_PORT:-8190}
+export DSLD_BASE_URL=${DSLD_BASE_URL:-http://127.0.0.1:$DEMO_SOURCES_PORT/dsld/v9}
+export MONITOR_ALLOW_LOCALHOST=${MONITOR_ALLOW_LOCALHOST:-1}
+export MONITOR_CONTACT=${MONITOR_CONTACT:-operator@evidence-record.local}
 ER_RUN_DIR=${ER_RUN_DIR:-.run}
 
 # Writes the stack's configuration (the variables above, the registry's, CURSOR_SECRET once set) as

@@ -3,7 +3,8 @@
 # starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
 # for the browser tests), then: lint, typecheck, the vitest suites (unit,
 # integration against the real servers, end to end over HTTP, in a browser),
-# the OpenAPI lint, the Helm chart checks and the k6 type-check.
+# the OpenAPI lint, the Helm chart checks, the k6 type-check, and the image
+# check (the Dockerfile built with podman, every service run from it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
@@ -25,6 +26,8 @@ step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
 step build node scripts/build.mjs
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
 if [ -x scripts/chart-check.sh ] || [ -f scripts/chart-check.sh ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
+# The Dockerfile built with podman and every service run from the image, non-root, read-only root (scripts/image-check.sh).
+step "image: build and run every service from it" bash scripts/image-check.sh
 
 # One closing line CI can read: N passed, N failed.
 summary=$(node -e '

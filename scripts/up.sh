@@ -26,6 +26,11 @@ node dist/seed-demo.mjs >&2
 
 [ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
 export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
+# The gateway signs every request it forwards; the services accept nothing else (decision 0313).
+# Every service listens on 127.0.0.1 only (LISTEN_HOST's default): nothing but this machine reaches them.
+[ -f "$ER_RUN_DIR/internal-signing-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/internal-signing-key"
+export INTERNAL_SIGNING_KEYS; INTERNAL_SIGNING_KEYS=$(cat "$ER_RUN_DIR/internal-signing-key")
+export LISTEN_HOST=${LISTEN_HOST:-127.0.0.1}
 # Signs (email worker) and verifies (gateway) the one-click unsubscribe links of alert emails.
 [ -f "$ER_RUN_DIR/unsubscribe-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/unsubscribe-key"
 export UNSUBSCRIBE_SIGNING_KEY; UNSUBSCRIBE_SIGNING_KEY=$(cat "$ER_RUN_DIR/unsubscribe-key")
@@ -44,6 +49,9 @@ start() { # name command...
 
 log "starting the SMTP sink (maildev) on :$MAILDEV_SMTP_PORT, web UI on :$MAILDEV_WEB_PORT"
 start maildev node_modules/.bin/maildev --smtp "$MAILDEV_SMTP_PORT" --web "$MAILDEV_WEB_PORT" --ip 127.0.0.1
+
+log "starting the demo source server (DSLD and two retailers for the demo monitor product) on :$DEMO_SOURCES_PORT"
+start demo-sources node --enable-source-maps dist/demo-sources.mjs serve
 
 wait_ready() { # name port
   local name=$1 port=$2
@@ -65,6 +73,9 @@ while read -r wave; do
   log "waiting for $wave to report ready"
   for entry in $wave; do wait_ready "${entry%%:*}" "${entry##*:}"; done
 done <<< "$ER_SERVICE_WAVES"
+
+log "registering the demo sources (first reading dated yesterday)"
+node --enable-source-maps dist/demo-sources.mjs register >/dev/null
 
 # A demo organisation on the demo plan, bound to one account, and a key with every scope.
 if [ ! -s "$ER_RUN_DIR/demo-org" ] || ! psql -h 127.0.0.1 -U postgres -d "$ER_DB" -tAc "select 1 from organizations where org_id='$(cat "$ER_RUN_DIR/demo-org")'" | grep -q 1; then
@@ -92,6 +103,9 @@ Evidence Record is up (demo Record: fictional brands and products).
   curl -s -H "Authorization: Bearer $key" $PUBLIC_BASE_URL/api/v1/record/version
   curl -s -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \\
        -d '{"identifier":"Pre-Workout"}' $PUBLIC_BASE_URL/api/v1/products/resolve
+
+  Source monitor: change the demo label (or price) and see a candidate opened within a minute:
+  npm run -s demo-sources -- change label
 
 Stop it with: npm run down
 MSG

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newRequestId } from '@evidence-record/contract';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '../../test/support/db';
+import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { call, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 

@@ -17,7 +17,7 @@
 // Usage:
 //   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> [--values more.yaml] \
 //     --rendered <helm template output> [--release er] [--require-all-hpa] \
-//     [--service-monitor-api]
+//     [--service-monitor-api] [--registry <registry.json>] [--chart <chart dir>]
 // Exit 0 when every assertion holds, 1 otherwise.
 
 import { readFileSync } from 'node:fs';
@@ -29,7 +29,9 @@ import { parseAllDocuments, parse } from 'yaml';
 
 const chartDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../charts/evidence-record');
 
-const registryFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../services/registry/registry.json');
+// The registry's JSON twin; --registry names another (chart-check.sh renders a chart with one more service).
+const registryArg = process.argv.indexOf('--registry');
+const registryFile = registryArg > 0 ? process.argv[registryArg + 1] : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../services/registry/registry.json');
 const registry = JSON.parse(readFileSync(registryFile, 'utf8')).services;
 const urlEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
 /**
@@ -37,7 +39,7 @@ const urlEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
  * and calls; a service that needs no database must not get DATABASE_URL.
  * Only the gateway's and the MCP service's own settings are listed by hand.
  */
-const OWN_ENV = { gateway: ['GATEWAY_PORT'], mcp: ['MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'] };
+const OWN_ENV = { gateway: ['GATEWAY_PORT', 'MCP_ALLOWED_ORIGINS'], mcp: ['MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'] };
 const SERVICES = Object.fromEntries(
   registry.map((s) => {
     const n = s.needs ?? {};
@@ -48,25 +50,26 @@ const SERVICES = Object.fromEntries(
       ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
       ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
+      ...(n.internalSigning ? ['INTERNAL_SIGNING_KEYS'] : []),
       ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY'])];
-    return [s.name, { port: s.port, http: s.http, env, forbidden }];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), ...(n.internalSigning ? [] : ['INTERNAL_SIGNING_KEYS'])];
+    return [s.name, { port: s.port, http: s.http, env, forbidden, internet: Boolean(n.internet) }];
   }),
 );
-const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS'];
+const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'LISTEN_HOST'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'INTERNAL_SIGNING_KEYS', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
 const CALLERS = Object.fromEntries(registry.map((s) => [s.name, registry.filter((x) => x.calls?.includes(s.name)).map((x) => x.name)]));
 
 function args() {
-  const out = { values: [], release: 'er', requireAllHpa: false, serviceMonitorApi: false };
+  const out = { values: [], release: 'er', requireAllHpa: false, serviceMonitorApi: false, chart: chartDir };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -75,6 +78,8 @@ function args() {
     else if (a === '--release') out.release = argv[++i];
     else if (a === '--require-all-hpa') out.requireAllHpa = true;
     else if (a === '--service-monitor-api') out.serviceMonitorApi = true;
+    else if (a === '--registry') i++; // read above
+    else if (a === '--chart') out.chart = argv[++i];
     else throw new Error(`unknown argument ${a}`);
   }
   if (out.values.length === 0 || !out.rendered) throw new Error('--values and --rendered are required');
@@ -107,7 +112,7 @@ function check(ok, message) {
 function main() {
   const opt = args();
   // Merged like helm: chart defaults, then each --values file in order.
-  const values = [path.join(chartDir, 'values.yaml'), ...opt.values].reduce(
+  const values = [path.join(opt.chart, 'values.yaml'), ...opt.values].reduce(
     (acc, f) => merge(acc, parse(readFileSync(f, 'utf8')) ?? {}),
     {},
   );
@@ -218,11 +223,12 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor and unsubscribe-key secrets may be rendered, each unless an existing one is named.
+  // Secrets: only the generated cursor, unsubscribe-key and internal-signing secrets may be rendered, each unless an existing one is named.
   const secrets = all('Secret').map((x) => x.metadata.name).sort();
   const expectedSecrets = [
     ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
     ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
+    ...(values.internalSigning?.existingSecret ? [] : [`${prefix}-internal-signing`]),
   ].sort();
   check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
   // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
@@ -311,6 +317,20 @@ function checkNetworkPolicies(values, policies, prefix) {
     else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
     if (SERVICES[svc].env.includes('REDIS_URL')) check(hasPort(values.externalRedis.port, 'TCP'), `networkpolicy ${svc}: Redis egress missing`);
     if (SERVICES[svc].env.includes('NATS_URL')) check(hasPort(values.externalNats.port, 'TCP'), `networkpolicy ${svc}: NATS egress missing`);
+    // The internet rule: the configured ports to 0.0.0.0/0 minus every private range, only for services that need it.
+    const want = values.networkPolicy.egress.internet;
+    const internetRules = egress.filter((r) => (r.to ?? []).some((t) => t.ipBlock?.cidr === '0.0.0.0/0') && (r.ports ?? []).some((p) => want.ports.includes(p.port)));
+    if (SERVICES[svc].internet) {
+      check(internetRules.length === 1, `networkpolicy ${svc}: one internet egress rule expected, got ${internetRules.length}`);
+      const r = internetRules[0];
+      if (r) {
+        check(want.ports.every((x) => r.ports?.some((p) => p.port === x)) && r.ports.length === want.ports.length, `networkpolicy ${svc}: internet egress must open exactly ${want.ports.join(', ')}`);
+        const v4 = r.to.find((t) => t.ipBlock?.cidr === '0.0.0.0/0');
+        for (const cidr of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']) check(v4.ipBlock.except?.includes(cidr), `networkpolicy ${svc}: internet egress must except ${cidr}`);
+      }
+    } else {
+      check(internetRules.length === 0, `networkpolicy ${svc}: internet egress not needed`);
+    }
     if (SERVICES[svc].env.includes('SMTP_URL')) check(values.smtp.ports.every((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress missing`);
     else check(!values.smtp.ports.some((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress not needed`);
   }

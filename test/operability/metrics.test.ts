@@ -120,6 +120,7 @@ describe('/metrics on every service', () => {
       mcp: ['gateway'],
       'email-worker': ['postgres', 'nats', 'smtp'],
       console: ['postgres'],
+      monitor: ['postgres'],
     };
     for (const [name, dependencies] of Object.entries(expected) as Array<[ServiceName, string[]]>) {
       expect(select(pages[name].samples, 'er_dependency_errors_total').map((s) => s.labels.dependency).sort(), name).toEqual([...dependencies].sort());

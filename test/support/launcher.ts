@@ -160,6 +160,24 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * A built image's files, unpacked and mounted read-only at `root` (only /tmp
+ * writable), run as the image's user: what scripts/image-check.sh prepares.
+ */
+export interface ImageRoot {
+  root: string;
+  /** uid:gid, the image's USER. */
+  user: string;
+  /** The image's ENV (NODE_ENV, NODE_OPTIONS, HOME, …), under the stack's own variables. */
+  env: Record<string, string>;
+}
+
+/** `node <args>` inside the image, from its WORKDIR /app, as its user (chroot(8) --userspec). */
+export function imageCommand(image: ImageRoot, nodeArgs: readonly string[]): { file: string; args: string[] } {
+  // env(1) changes to /app and execs node, so the pid the launcher holds is node itself (its uid and mounts can be read from /proc).
+  return { file: 'chroot', args: [`--userspec=${image.user}`, image.root, '/usr/bin/env', '--chdir=/app', 'node', ...nodeArgs] };
+}
+
 /** Starts the process without waiting for it. */
 export function launch(opts: LaunchOptions): ServiceProcess {
   const entry = service(opts.service);
@@ -215,6 +233,8 @@ export interface StackEnvOptions {
   cursorSecret: string;
   /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
   unsubscribeKey: string;
+  /** INTERNAL_SIGNING_KEYS: the gateway signs what it forwards, every service verifies (decision 0313); tests that call a service directly read it back. */
+  internalSigningKeys: string;
   nodeEnv: string;
   logLevel: string;
   mailFrom: string;
@@ -240,6 +260,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NATS_PREFIX: o.natsPrefix,
     CURSOR_SECRET: o.cursorSecret,
     UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
+    INTERNAL_SIGNING_KEYS: o.internalSigningKeys,
     SMTP_URL: o.smtpUrl,
     MAIL_FROM: o.mailFrom,
     ...serviceUrls(o.ports),

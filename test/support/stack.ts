@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { service, serviceNames, type ServiceName } from '@evidence-record/registry';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
 import { NATS_URL, REDIS_URL } from './infra';
-import { freePorts, launchReady, stackEnv, startWaves, type ServiceProcess } from './launcher';
+import { freePorts, imageCommand, launchReady, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
 import { TestSmtpServer } from './smtp';
 
 const exec = promisify(execFile);
@@ -43,6 +43,8 @@ export interface StackOptions {
   redisUrl?: string;
   /** A private nats-server (e.g. one a fault test stops and restarts) instead of the machine's. */
   natsUrl?: string;
+  /** Run every service and the operator CLI from a built image's files instead of the sources. */
+  image?: ImageRoot;
 }
 
 export async function startStack(label: string, opts: StackOptions = {}): Promise<RunningStack> {
@@ -62,16 +64,24 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     smtpUrl: smtp.url,
     cursorSecret: randomBytes(32).toString('hex'),
     unsubscribeKey: randomBytes(32).toString('hex'),
-    nodeEnv: 'test',
+    // The gateway signs what it forwards; every service of this stack accepts only that (decision 0313).
+    internalSigningKeys: randomBytes(32).toString('hex'),
+    // The chart runs the image with NODE_ENV=production.
+    nodeEnv: opts.image ? 'production' : 'test',
     logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',
     mailFrom: 'Evidence Record <alerts@evidence-record.test>',
   });
+  if (opts.image) {
+    // The image's own ENV as a container runtime applies it; PATH and HOME are the image's (the host's mean nothing inside it).
+    for (const [k, v] of Object.entries(opts.image.env)) if (k === 'PATH' || k === 'HOME' || !(k in env)) env[k] = v;
+  }
   const processes = new Map<ServiceName, ChildProcess>();
   const running = new Map<ServiceName, ServiceProcess>();
   const logs = new Map<ServiceName, string[]>();
 
   const startService = async (name: ServiceName) => {
-    const p = await launchReady({ service: name, port: ports[name], env: { ...env, ...(opts.extraEnv?.[name] ?? {}) }, from: 'source', keepLines: 500, lines: logs.get(name) ?? [] });
+    const command = opts.image ? imageCommand(opts.image, [`dist/${name}.mjs`]) : undefined;
+    const p = await launchReady({ service: name, port: ports[name], env: { ...env, ...(opts.extraEnv?.[name] ?? {}) }, from: 'source', command, keepLines: 500, lines: logs.get(name) ?? [] });
     logs.set(name, p.lines);
     processes.set(name, p.child);
     running.set(name, p);
@@ -94,7 +104,8 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     processes,
     logs,
     admin: async (...args: string[]) => {
-      const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { env: { ...env } });
+      const cli = opts.image ? imageCommand(opts.image, ['dist/admin.mjs', ...args, '--json']) : { file: process.execPath, args: ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'] };
+      const { stdout } = await exec(cli.file, cli.args, { env: { ...env } });
       return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     },
     stopService,

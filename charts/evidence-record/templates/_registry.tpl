@@ -4,7 +4,9 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
+  internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
   calls: components it connects to (egress, and <NAME>_URL)
@@ -15,6 +17,7 @@ record:
   http: true
   port: 8101
   database: true
+  signing: true
   callers:
     - gateway
 signals:
@@ -23,6 +26,7 @@ signals:
   database: true
   nats: true
   cursor: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -30,6 +34,7 @@ ledger:
   http: true
   port: 8103
   database: true
+  signing: true
   callers:
     - gateway
 watch:
@@ -37,6 +42,7 @@ watch:
   port: 8104
   database: true
   nats: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -54,6 +60,7 @@ gateway:
   public: true
   database: true
   redis: true
+  signing: true
   unsubscribe: verify
   publicBaseUrl: true
   callers:
@@ -74,8 +81,14 @@ console:
 mcp:
   http: true
   port: 8105
+  signing: true
   callers:
     - gateway
   calls:
     - gateway
+monitor:
+  http: true
+  port: 8110
+  database: true
+  internet: true
 {{- end -}}

@@ -1,4 +1,4 @@
-import { approveCandidate, openCandidate, refuseCandidate, showCandidate } from '@evidence-record/curation';
+import { approveCandidate, listCandidates, openCandidate, refuseCandidate, showCandidate } from '@evidence-record/curation';
 import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
 
 function candidateId(flags: Flags): number {
@@ -36,6 +36,16 @@ export const candidate: Noun = {
     show: {
       usage: '<candidate_id>   (the two sides\' declared lines and their diff, the evidence reads, the derived window)',
       run: async ({ pool, flags }) => ({ candidate: await showCandidate(pool, candidateId(flags)) }),
+    },
+    list: {
+      usage: '[--product P] [--status open|approved|refused]',
+      run: async ({ pool, flags }) => {
+        const status = optional(flags, 'status');
+        if (status !== undefined && !['open', 'approved', 'refused'].includes(status)) throw new UsageError('--status is open, approved or refused');
+        const productId = optional(flags, 'product');
+        if (productId !== undefined && !/^prd_[0-9a-z]{12}$/.test(productId)) throw new UsageError(`${productId} is not a product id`);
+        return { candidates: await listCandidates(pool, { product_id: productId ?? null, status: (status as 'open') ?? null }) };
+      },
     },
     approve: {
       usage: '<candidate_id> --reviewer R --note N   (creates the Signal; it surfaces only after `signal release`)',

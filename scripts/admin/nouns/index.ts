@@ -12,6 +12,9 @@ import { plan } from './plan';
 import { state } from './state';
 import { config } from './config';
 import { operator } from './operator';
+import { product } from './product';
+import { source } from './source';
+import { monitor } from './monitor';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -28,4 +31,7 @@ export const nouns: Noun[] = [
   key,
   plan,
   operator,
+  product,
+  source,
+  monitor,
 ];

@@ -84,6 +84,8 @@ export class EvidenceRecordClient {
         .then((body: unknown) => (body as { error?: { code?: unknown } } | null)?.error?.code)
         .catch(() => undefined);
       if (code !== 'rate_limited' || !Number.isFinite(retryAfter) || retryAfter < 0 || retryAfter > maxRetryAfter) return first;
+      // Release the refused response's connection before waiting.
+      await first.body?.cancel().catch(() => undefined);
       await sleep(retryAfter * 1000);
       const second = await baseFetch(spare);
       retried.add(second);

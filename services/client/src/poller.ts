@@ -16,8 +16,18 @@ export interface PollState {
   filters: SignalFilters;
   /** The next pass asks for Signals released after this date: the newest review.released_at of the last completed pass, or the caller's starting point. */
   since: string | null;
-  /** An unfinished pass: the cursor of its next page, the newest release it has seen, and the Signals it has yielded. */
-  pass: { cursor: string | null; newest_released_at: string | null; yielded: string[] } | null;
+  /**
+   * An unfinished pass: the cursor of its next page, the newest and oldest
+   * release it has yielded, the Signals it has yielded, and, once a cursor
+   * expired, the `until` it re-reads with (the oldest release yielded).
+   */
+  pass: {
+    cursor: string | null;
+    until: string | null;
+    newest_released_at: string | null;
+    oldest_released_at: string | null;
+    yielded: string[];
+  } | null;
 }
 
 /** Where a poller keeps its state. `save` must be atomic: a crash leaves the old state or the new one. */
@@ -74,6 +84,7 @@ export interface PollOptions extends SignalFilters {
 }
 
 const newer = (a: string | null, b: string) => (a === null || b > a ? b : a);
+const older = (a: string | null, b: string) => (a === null || b < a ? b : a);
 
 function sameFilters(a: SignalFilters, b: SignalFilters): boolean {
   const keys = ['product_id', 'brand', 'dimension', 'category'] as const;
@@ -89,9 +100,12 @@ function sameFilters(a: SignalFilters, b: SignalFilters): boolean {
  *
  * State is saved before each Signal is handed over (so it is yielded at most
  * once, even if the process dies right after) and after each page (cursor and
- * newest `released_at` seen). An interrupted pass resumes from its cursor; a
- * cursor the API no longer accepts (it expires after 24 hours) restarts the
- * pass from the top, and the Signals already yielded are skipped.
+ * newest `released_at` seen). An interrupted pass resumes from its cursor. A
+ * cursor the API no longer accepts (it expires after 24 hours, and a free-plan
+ * pass may wait a day for its budget) is replaced by reading again with
+ * `until` = the oldest release the pass yielded: only that day is read twice
+ * (its Signals already yielded are skipped), so the budget is not spent again
+ * on the part of the feed already delivered.
  *
  * Refusals are thrown as EvidenceRecordError: on extraction_limit_reached,
  * wait for `budgetResetsAt` and run again; nothing already yielded repeats.
@@ -108,7 +122,7 @@ export async function* pollSignals(client: EvidenceRecordClient, options: PollOp
   if (!sameFilters(state.filters, filters)) {
     throw new Error('this poll store belongs to other filters (a cursor is bound to its filters): use one store per filter set');
   }
-  state.pass ??= { cursor: null, newest_released_at: null, yielded: [] };
+  state.pass ??= { cursor: null, until: null, newest_released_at: null, oldest_released_at: null, yielded: [] };
   const pass = state.pass;
   const yielded = new Set(pass.yielded);
   let restarted = false;
@@ -117,13 +131,20 @@ export async function* pollSignals(client: EvidenceRecordClient, options: PollOp
     let page;
     try {
       page = await client.call('list_signal_changes', {
-        query: { ...filters, ...(state.since ? { since: state.since } : {}), ...(options.limit ? { limit: options.limit } : {}), ...(pass.cursor ? { cursor: pass.cursor } : {}) },
+        query: {
+          ...filters,
+          ...(state.since ? { since: state.since } : {}),
+          ...(pass.until ? { until: pass.until } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+          ...(pass.cursor ? { cursor: pass.cursor } : {}),
+        },
       });
     } catch (err) {
-      // An expired cursor: read the pass again from the top; what it already yielded is skipped.
+      // An expired cursor: read on from the oldest release yielded (inclusive); what was already yielded is skipped.
       if (err instanceof EvidenceRecordError && err.code === 'invalid_request' && pass.cursor && !restarted) {
         restarted = true;
         pass.cursor = null;
+        pass.until = pass.oldest_released_at;
         await store.save(state);
         continue;
       }
@@ -134,6 +155,7 @@ export async function* pollSignals(client: EvidenceRecordClient, options: PollOp
       yielded.add(signal.signal_id);
       pass.yielded.push(signal.signal_id);
       pass.newest_released_at = newer(pass.newest_released_at, signal.review.released_at);
+      pass.oldest_released_at = older(pass.oldest_released_at, signal.review.released_at);
       await store.save(state);
       yield signal;
     }

@@ -188,6 +188,35 @@ describe('pollSignals', () => {
   }, 90_000);
 });
 
+describe('pollSignals with a cursor the API no longer accepts', () => {
+  it('reads on from the oldest release it yielded, not from the top, and still yields nothing twice', async () => {
+    const client = clientFor(pro.key);
+    const top = (await client.call('list_signal_changes', { query: { limit: 15 } })).answer.signals ?? [];
+    const since = top.at(-1)!.review.released_at;
+    const expected = (await client.call('list_signal_changes', { query: { since, limit: 25 } })).answer.signals!.map((s) => s.signal_id);
+    const file = join(dir, 'expired-cursor.json');
+    const first: Signal[] = [];
+    for await (const signal of pollSignals(client, { since, store: new FilePollStore(file), limit: 3 })) {
+      first.push(signal);
+      if (first.length === 5) break;
+    }
+    // Stand in for an expired cursor: one the service did not issue is refused the same way (invalid_request).
+    const store = new FilePollStore(file);
+    const state = (await store.load())!;
+    expect(state.pass?.cursor).toBeTruthy();
+    await store.save({ ...state, pass: { ...state.pass!, cursor: 'c1.expired.cursor' } });
+
+    const spy = countingFetch();
+    const resumed: string[] = [];
+    for await (const signal of pollSignals(clientFor(pro.key, { fetch: spy.fetch }), { store: new FilePollStore(file), limit: 3 })) resumed.push(signal.signal_id);
+    expect([...first.map((s) => s.signal_id), ...resumed]).toEqual(expected);
+    const oldest = first.map((s) => s.review.released_at).sort()[0]!;
+    const urls = spy.seen.map((r) => new URL(r.url));
+    expect(urls[0]!.searchParams.get('cursor')).toBe('c1.expired.cursor');
+    expect(urls.slice(1).every((u) => u.searchParams.get('until') === oldest)).toBe(true);
+  }, 60_000);
+});
+
 describe('examples/poll-signals.ts', () => {
   it('runs as a newcomer runs it: prints the Signals released since, then nothing new', async () => {
     const run = () =>

@@ -5,8 +5,6 @@ import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 export const consoleEnv = z.object({
   ...baseEnv,
   PORT: env.port(8107),
-  /** Loopback by default: the console is for curators on this machine (or through kubectl port-forward). */
-  CONSOLE_HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: env.databaseUrl,
   NATS_URL: env.natsUrl.default('nats://127.0.0.1:4222'),
   NATS_PREFIX: env.prefix,

@@ -20,4 +20,4 @@ const app = createConsoleApp({
   trustProxy: config.CONSOLE_TRUST_PROXY === '1' ? 1 : undefined,
 });
 
-await startService(app, { port: config.PORT, host: config.CONSOLE_HOST, log, graceMs: config.SHUTDOWN_GRACE_MS, onShutdown: () => pool.end() });
+await startService(app, { port: config.PORT, host: config.LISTEN_HOST, log, graceMs: config.SHUTDOWN_GRACE_MS, onShutdown: () => pool.end() });

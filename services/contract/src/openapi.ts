@@ -240,7 +240,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     responses: {
       200: {
         description: 'Serving',
-        headers: headerRefs(['X-Request-Id']) as never,
+        headers: headerRefs(['X-Request-Id', 'Cache-Control']) as never,
         content: { 'application/json': { schema: ref('schemas', 'HealthAnswer'), example: { status: 'ok', api_version: decisions.API_VERSION } } },
       },
     },
@@ -256,7 +256,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     responses: {
       200: {
         description: 'The OpenAPI 3.1 document',
-        headers: headerRefs(['X-Request-Id']) as never,
+        headers: {
+          ...headerRefs(['X-Request-Id']),
+          'Cache-Control': { description: 'The document may be cached for five minutes.', schema: { type: 'string' }, example: 'public, max-age=300' },
+        } as never,
         content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
       },
     },
@@ -326,8 +329,6 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         decisionTexts.budget,
         'A path under /api/v1 that is no capability answers 404 unsupported_capability; a capability path with a method it does not take answers 405 method_not_allowed. Both carry the error envelope.',
       ].join('\n\n'),
-      license: { name: 'Proprietary: answers may be quoted with their signal_url or request_id', identifier: 'LicenseRef-Evidence-Record' },
-      contact: { name: 'Evidence Record operator', email: 'support@evidence-record.example' },
     },
     servers: [{ url: serverUrl, description: 'The gateway' }],
     tags: [

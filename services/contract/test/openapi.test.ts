@@ -44,7 +44,8 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(resolveRef({ $ref: '#/components/headers/Cache-Control' }).schema.const).toBe('private, no-store, max-age=0, must-revalidate');
-    expect(Object.keys(doc.paths['/api/v1/health'].get.responses['200'].headers)).toEqual(['X-Request-Id']);
+    expect(Object.keys(doc.paths['/api/v1/health'].get.responses['200'].headers)).toEqual(['X-Request-Id', 'Cache-Control']);
+    expect(Object.keys(doc.paths['/api/v1/openapi.json'].get.responses['200'].headers)).toEqual(['X-Request-Id', 'Cache-Control']);
   });
 
   it('describes every parameter with its meaning, default and format', () => {

@@ -16,9 +16,12 @@ export const DeclaredIngredientInput = z
     // null: the label names the ingredient without an amount. Never zero.
     amount: z.number().positive().nullable(),
     unit: text(20).nullable().default(null),
+    // How the amount is declared when it is not exact ("< 10 mg"); null is '='.
+    operator: z.enum(['<', '>', '<=', '>=', '~']).nullable().default(null),
     blend: text(200).nullable().default(null),
   })
-  .refine((i) => i.amount === null || i.unit !== null, { message: 'an amount needs a unit', path: ['unit'] });
+  .refine((i) => i.amount === null || i.unit !== null, { message: 'an amount needs a unit', path: ['unit'] })
+  .refine((i) => i.operator === null || i.amount !== null, { message: 'an operator needs an amount', path: ['operator'] });
 
 export const BlendInput = z.strictObject({
   name: text(200),
@@ -40,6 +43,8 @@ export const LabelInput = z
       .default(null),
     blends: z.array(BlendInput).max(20).default([]),
     ingredients: z.array(DeclaredIngredientInput).max(200),
+    // The source marks the product off the market (DSLD offMarket).
+    off_market: z.boolean().default(false),
     note: text(500).nullable().default(null),
   })
   .refine((l) => l.ingredients.every((i) => i.blend === null || l.blends.some((b) => b.name === i.blend)), {
@@ -56,11 +61,19 @@ export const PriceInput = z.strictObject({
   servings_per_container: z.number().positive().nullable().default(null),
 });
 
+export const SourceFacts = z.strictObject({
+  dsld_label_id: z.number().int().positive().nullable().default(null),
+  product_version_code: text(100).nullable().default(null),
+  events: z.array(z.strictObject({ date: z.iso.date(), type: text(100) })).max(50).default([]),
+  off_market: z.boolean().nullable().default(null),
+});
+
 export const CaptureInput = z
   .strictObject({
     product_id: ProductId,
     source: z.strictObject({
-      kind: z.enum(['manufacturer', 'retailer']),
+      // dsld_label and offer_page are the kinds the source monitor reads (services/monitor).
+      kind: z.enum(['manufacturer', 'retailer', 'dsld_label', 'offer_page']),
       url: z.url({ protocol: /^https?$/ }).max(2000),
       retailer: text(120).nullable().default(null),
     }),
@@ -68,6 +81,8 @@ export const CaptureInput = z
     // Where the preserved source bytes are and their hash: operator-side only, never in an answer or an edition.
     preserved: z.strictObject({ path: text(1000), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256') }),
     label: LabelInput.nullable().default(null),
+    // What the source itself says about the label it served (DSLD: label id, version code, dated events, off-market flag).
+    source_facts: SourceFacts.nullable().default(null),
     prices: z.array(PriceInput).max(20).default([]),
   })
   .refine((c) => c.label !== null || c.prices.length > 0, { message: 'a capture carries a label, prices, or both', path: ['label'] });

@@ -109,11 +109,28 @@ async function listPricesBetween(client: PoolClient, before: PriceInfo, after: P
   return rows.map((r) => Number(r.observation_id));
 }
 
-export async function openCandidate(pool: Pool, input: OpenCandidateInput): Promise<{ candidate_id: number; record_version: string | null }> {
+/**
+ * Opens a candidate. `openedBy` is the operator's name, or 'monitor' when the
+ * source monitor proposes the change.
+ */
+export async function openCandidate(
+  pool: Pool,
+  input: OpenCandidateInput,
+  openedBy = 'operator',
+): Promise<{ candidate_id: number; record_version: string | null }> {
+  const { result, record_version } = await withRecordChange(pool, `candidate opened for ${String((input as { product_id?: unknown }).product_id)}`, (client) =>
+    openCandidateIn(client, input, openedBy),
+  );
+  return { candidate_id: result, record_version };
+}
+
+/** The same rules inside the caller's Record change (the monitor opens a candidate with the reading that found the change). */
+export async function openCandidateIn(client: PoolClient, input: OpenCandidateInput, openedBy: string): Promise<number> {
   const parsed = OpenCandidateInput.safeParse(input);
   if (!parsed.success) throw new CurationRefused(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '), 'invalid_input');
   const c = { ...parsed.data, summary: publicText('the summary', parsed.data.summary, 400) };
-  const { result, record_version } = await withRecordChange(pool, `candidate opened for ${c.product_id}`, async (client) => {
+  if (openedBy.trim().length === 0) throw new CurationRefused('a candidate names who opened it', 'invalid_input');
+  {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [c.product_id]);
     if (product.rowCount === 0) throw new NotFound(`product ${c.product_id} does not exist`);
     const before = c.before_state_id ? await state(client, c.before_state_id, c.product_id, 'before') : null;
@@ -176,13 +193,12 @@ export async function openCandidate(pool: Pool, input: OpenCandidateInput): Prom
     if (duplicate.rowCount) throw new CurationRefused(`candidate ${duplicate.rows[0].candidate_id} already proposes this change`, 'duplicate');
     const { rows } = await client.query<{ candidate_id: number }>(
       `INSERT INTO candidates (product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
-                               window_start, window_end, exact_change_date, summary)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING candidate_id`,
-      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null, start, end, c.exact_change_date ?? null, c.summary],
+                               window_start, window_end, exact_change_date, summary, opened_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING candidate_id`,
+      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null, start, end, c.exact_change_date ?? null, c.summary, openedBy.trim()],
     );
     return rows[0]!.candidate_id;
-  });
-  return { candidate_id: result, record_version };
+  }
 }
 
 export interface ReviewInput {
@@ -236,4 +252,28 @@ export async function refuseCandidate(pool: Pool, input: ReviewInput): Promise<{
     );
   });
   return { candidate_id: input.candidate_id, record_version };
+}
+
+export interface CandidateListItem {
+  candidate_id: number;
+  product_id: string;
+  dimension: string;
+  status: string;
+  before_state_id: string | null;
+  after_state_id: string | null;
+  window_start: string;
+  window_end: string;
+  exact_change_date: string | null;
+  opened_by: string;
+}
+
+/** Candidates, oldest first; operator-side only (candidates are invisible to every answer). */
+export async function listCandidates(pool: Pool, filter: { product_id: string | null; status: 'open' | 'approved' | 'refused' | null }): Promise<CandidateListItem[]> {
+  const { rows } = await pool.query<CandidateListItem>(
+    `SELECT candidate_id, product_id, dimension, status, before_state_id, after_state_id, window_start, window_end, exact_change_date, opened_by
+       FROM candidates WHERE ($1::text IS NULL OR product_id = $1) AND ($2::text IS NULL OR status = $2)
+      ORDER BY candidate_id LIMIT 10000`,
+    [filter.product_id, filter.status],
+  );
+  return rows;
 }

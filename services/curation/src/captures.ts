@@ -2,6 +2,7 @@ import { randomId } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { CaptureBundle, type CaptureInput, type LabelInput } from './bundle';
 import { CurationRefused } from './errors';
+import { refreshDepth } from './depth';
 import { labelOf, sameLabel, type LabelContent } from './labels';
 
 export interface ImportResult {
@@ -19,7 +20,7 @@ export interface ImportResult {
  * different label starts a new history state. Prices become dated
  * observations tied to the state in force.
  */
-export async function importCaptures(pool: Pool, input: unknown): Promise<ImportResult> {
+export async function importCaptures(pool: Pool, input: unknown, opts: { checkedBy?: string } = {}): Promise<ImportResult> {
   const parsed = CaptureBundle.safeParse(input);
   if (!parsed.success) {
     throw new CurationRefused(`invalid bundle: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -29,35 +30,87 @@ export async function importCaptures(pool: Pool, input: unknown): Promise<Import
     await requireCatalogue(client, captures);
     const out = { states_created: [] as string[], states_extended: [] as string[], price_observations: 0 };
     for (const capture of captures) {
-      const sourceId = await sourceFor(client, capture);
-      const { rows } = await client.query<{ capture_id: number }>(
-        `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path) VALUES ($1, $2, $3, $4) RETURNING capture_id`,
-        [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path],
-      );
-      const captureId = rows[0]!.capture_id;
-      let stateId: string | null = null;
-      if (capture.label) {
-        const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId);
-        stateId = placed.state_id;
-        (placed.created ? out.states_created : out.states_extended).push(placed.state_id);
-      } else {
-        stateId = (await newestState(client, capture.product_id))?.state_id ?? null;
-      }
-      for (const price of capture.prices) {
-        await client.query(
-          `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [capture.product_id, sourceId, price.retailer, dateOf(capture), price.price_cents, price.basis, price.servings_per_container, stateId],
-        );
-        out.price_observations++;
-      }
+      const placed = await placeCapture(client, capture);
+      if (placed.state_id && capture.label) (placed.state_created ? out.states_created : out.states_extended).push(placed.state_id);
+      out.price_observations += placed.prices.length;
+      // A manual import is a check too: someone read the source and it gave a label or a price.
+      await recordManualCheck(client, capture, placed, opts.checkedBy ?? 'capture import');
     }
     return out;
   });
   return { record_version, captures: captures.length, ...result, states_extended: [...new Set(result.states_extended)] };
 }
 
-function dateOf(c: CaptureInput): string {
+/** What placing one capture did. */
+export interface PlacedCapture {
+  capture_id: number;
+  source_id: number;
+  /** The state the label was placed in (or, for a price-only capture, the state in force). */
+  state_id: string | null;
+  state_created: boolean;
+  /** The product's newest state before this capture, when this capture created a new one. */
+  previous_state_id: string | null;
+  prices: Array<{ observation_id: number; retailer: string; basis: string; price_cents: number }>;
+}
+
+/**
+ * Places one capture inside the caller's Record change: the one
+ * implementation behind `capture import` and the source monitor. With
+ * `sourceId` the capture is tied to that (monitored) source instead of one
+ * found or created by URL.
+ */
+export async function placeCapture(client: PoolClient, capture: CaptureInput, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
+  // Reads first: the first write takes the Record's one writer lock until commit, so the comparison with the
+  // newest state is made before it (a monitor's replicas then queue only for the writes).
+  const decision = capture.label ? await decideLabel(client, capture.product_id, dateOf(capture), capture.label) : null;
+  const sourceId = opts.sourceId ?? (await sourceFor(client, capture));
+  const { rows } = await client.query<{ capture_id: number }>(
+    `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
+    [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
+  );
+  const captureId = rows[0]!.capture_id;
+  let stateId: string | null = null;
+  let created = false;
+  let previous: string | null = null;
+  if (capture.label) {
+    const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId, decision!);
+    stateId = placed.state_id;
+    created = placed.created;
+    previous = placed.previous_state_id;
+    if (created && capture.label.classification === 'comparable') await refreshDepth(client, capture.product_id, { onlyFromRegistered: true });
+  } else {
+    stateId = (await newestState(client, capture.product_id))?.state_id ?? null;
+  }
+  const prices: PlacedCapture['prices'] = [];
+  for (const price of capture.prices) {
+    const inserted = await client.query<{ observation_id: number }>(
+      `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING observation_id`,
+      [capture.product_id, sourceId, price.retailer, dateOf(capture), price.price_cents, price.basis, price.servings_per_container, stateId],
+    );
+    prices.push({ observation_id: inserted.rows[0]!.observation_id, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents });
+  }
+  return { capture_id: captureId, source_id: sourceId, state_id: stateId, state_created: created, previous_state_id: previous, prices };
+}
+
+async function recordManualCheck(client: PoolClient, capture: CaptureInput, placed: PlacedCapture, checkedBy: string): Promise<void> {
+  const { rows } = await client.query<{ last_outcome: string | null }>('SELECT last_outcome FROM sources WHERE source_id = $1', [placed.source_id]);
+  const recovered = rows[0]?.last_outcome === 'unreadable';
+  await client.query(
+    `INSERT INTO monitoring_checks (product_id, source_id, checked_at, outcome, recovered, reason, evidence_sha256, capture_id, checked_by)
+     VALUES ($1, $2, $3, 'valid', $4, 'manual capture import', $5, $6, $7)`,
+    [capture.product_id, placed.source_id, timestampOf(capture), recovered, capture.preserved.sha256, placed.capture_id, checkedBy],
+  );
+  await client.query(
+    `UPDATE sources SET last_outcome = 'valid', consecutive_unreadable = 0, health = 'readable',
+            health_since = CASE WHEN health = 'unreadable' THEN $2::timestamptz ELSE health_since END,
+            last_checked_at = greatest(last_checked_at, $2::timestamptz)
+      WHERE source_id = $1`,
+    [placed.source_id, timestampOf(capture)],
+  );
+}
+
+export function dateOf(c: CaptureInput): string {
   return c.observed_at.slice(0, 10);
 }
 
@@ -105,33 +158,45 @@ async function newestState(client: PoolClient, productId: string): Promise<Newes
   return rows[0] ?? null;
 }
 
+interface LabelDecision {
+  newest: NewestState | null;
+  /** The label is the newest state's again: the state extends. */
+  same: boolean;
+}
+
+/** Where a label goes, decided by reads only (or refused): the newest state again, or a new state after it. */
+async function decideLabel(client: PoolClient, productId: string, date: string, label: LabelInput): Promise<LabelDecision> {
+  const newest = await newestState(client, productId);
+  if (!newest) return { newest, same: false };
+  if (date < newest.observed_from) {
+    throw new CurationRefused(`a label of ${productId} dated ${date} predates its newest history state (${newest.observed_from}); import captures in date order`);
+  }
+  if (sameLabel(await labelOf(client, newest.state_id), contentOf(label))) return { newest, same: true };
+  if (date <= newest.observed_to) {
+    throw new CurationRefused(`a different label of ${productId} dated ${date} falls within its newest history state (${newest.observed_from}..${newest.observed_to})`);
+  }
+  return { newest, same: false };
+}
+
 async function placeLabel(
   client: PoolClient,
   productId: string,
   date: string,
   label: LabelInput,
   captureId: number,
-): Promise<{ state_id: string; created: boolean }> {
-  const newest = await newestState(client, productId);
-  const incoming = contentOf(label);
-  if (newest) {
-    if (date < newest.observed_from) {
-      throw new CurationRefused(`a label of ${productId} dated ${date} predates its newest history state (${newest.observed_from}); import captures in date order`);
-    }
-    if (sameLabel(await labelOf(client, newest.state_id), incoming)) {
-      await client.query(`UPDATE history_states SET observed_to = greatest(observed_to, $2::date) WHERE state_id = $1`, [newest.state_id, date]);
-      await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
-      return { state_id: newest.state_id, created: false };
-    }
-    if (date <= newest.observed_to) {
-      throw new CurationRefused(`a different label of ${productId} dated ${date} falls within its newest history state (${newest.observed_from}..${newest.observed_to})`);
-    }
+  decision: LabelDecision,
+): Promise<{ state_id: string; created: boolean; previous_state_id: string | null }> {
+  const newest = decision.newest;
+  if (decision.same && newest) {
+    await client.query(`UPDATE history_states SET observed_to = greatest(observed_to, $2::date) WHERE state_id = $1`, [newest.state_id, date]);
+    await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
+    return { state_id: newest.state_id, created: false, previous_state_id: null };
   }
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
-                                 serving_size, serving_unit, servings_per_container, serving_description, note)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10)`,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       stateId,
       productId,
@@ -143,6 +208,7 @@ async function placeLabel(
       label.serving?.servings_per_container ?? null,
       label.serving?.description ?? null,
       label.note,
+      label.off_market,
     ],
   );
   const blendIds = new Map<string, number>();
@@ -157,16 +223,17 @@ async function placeLabel(
   for (const i of label.ingredients) {
     position++;
     await client.query(
-      `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, blend_id) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [stateId, position, i.ingredient_id, i.declared_name, i.amount, i.unit, i.blend ? blendIds.get(i.blend) : null],
+      `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [stateId, position, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend ? blendIds.get(i.blend) : null],
     );
   }
-  return { state_id: stateId, created: true };
+  return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
 }
 
 function contentOf(label: LabelInput): LabelContent {
   return {
     classification: label.classification,
+    off_market: label.off_market,
     serving: {
       size: label.serving?.size ?? null,
       unit: label.serving?.unit ?? null,
@@ -174,6 +241,6 @@ function contentOf(label: LabelInput): LabelContent {
       description: label.serving?.description ?? null,
     },
     blends: label.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: label.ingredients.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, blend: i.blend })),
+    ingredients: label.ingredients.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
   };
 }

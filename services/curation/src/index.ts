@@ -4,9 +4,11 @@
  * corrected and withdrawn, ledger editions are opened and closed. One
  * implementation, used by the operator CLI, the demo seed and the tests.
  */
-export { CaptureBundle } from './bundle';
-export { importCaptures, type ImportResult } from './captures';
-export { openCandidate, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
+export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
+export { importCaptures, placeCapture, type ImportResult, type PlacedCapture } from './captures';
+export { refreshDepth } from './depth';
+export { labelOf, sameLabel, type LabelContent } from './labels';
+export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
 export { CurationRefused, NotFound } from './errors';
@@ -30,3 +32,4 @@ export {
 export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
+export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';

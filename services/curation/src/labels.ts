@@ -3,14 +3,15 @@ import type { Pool, PoolClient } from '@evidence-record/platform';
 /** The declared content of one label state, in a form two states can be compared by. */
 export interface LabelContent {
   classification: string;
+  off_market: boolean;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
   blends: Array<{ name: string; total_amount: number | null; total_unit: string | null }>;
-  ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; blend: string | null }>;
+  ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; operator: string | null; blend: string | null }>;
 }
 
 export async function labelOf(client: Pool | PoolClient, stateId: string): Promise<LabelContent> {
-  const state = await client.query<{ classification: string; serving_size: number | null; serving_unit: string | null; servings_per_container: number | null; serving_description: string | null }>(
-    `SELECT classification, serving_size, serving_unit, servings_per_container, serving_description FROM history_states WHERE state_id = $1`,
+  const state = await client.query<{ classification: string; off_market: boolean; serving_size: number | null; serving_unit: string | null; servings_per_container: number | null; serving_description: string | null }>(
+    `SELECT classification, off_market, serving_size, serving_unit, servings_per_container, serving_description FROM history_states WHERE state_id = $1`,
     [stateId],
   );
   const s = state.rows[0];
@@ -20,17 +21,18 @@ export async function labelOf(client: Pool | PoolClient, stateId: string): Promi
     [stateId],
   );
   const ingredients = await client.query<LabelContent['ingredients'][number]>(
-    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, b.name AS blend
+    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend
        FROM declared_ingredients d LEFT JOIN declared_blends b ON b.blend_id = d.blend_id
       WHERE d.state_id = $1 ORDER BY d.position`,
     [stateId],
   );
   return {
     classification: s.classification,
+    off_market: s.off_market,
     serving: { size: s.serving_size, unit: s.serving_unit, servings_per_container: s.servings_per_container, description: s.serving_description },
     // Explicit field order: two contents compare equal exactly when their JSON does.
     blends: blends.rows.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: ingredients.rows.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, blend: i.blend })),
+    ingredients: ingredients.rows.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
   };
 }
 
@@ -45,5 +47,5 @@ export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {
 }
 
 export function sameLabel(a: LabelContent, b: LabelContent): boolean {
-  return a.classification === b.classification && !servingDiffers(a, b) && !formulaDiffers(a, b);
+  return a.classification === b.classification && a.off_market === b.off_market && !servingDiffers(a, b) && !formulaDiffers(a, b);
 }

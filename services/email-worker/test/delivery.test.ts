@@ -258,5 +258,5 @@ describe('SMTP failures', () => {
     expect(again.code).toBe(1);
     expect(again.json.message).toMatch(/is sent/);
     expect((await cli(['alert', 'dead-letters'])).json.dead_letters.map((d: { alert_id: string }) => d.alert_id)).toEqual([exhausted!.alert_id]);
-  });
+  }, 90_000); // five operator CLI runs, each a fresh process
 });

@@ -18,6 +18,8 @@ export interface MonitoringFacts {
   spanStartedOn: string | null;
   sourcesUnreadable: number;
   lastCheckedAt: Date | null;
+  /** The earliest next check the source monitor has scheduled for the product's active sources (null: none scheduled). */
+  scheduledCheckDue?: Date | null;
 }
 
 export interface MonitoringView {
@@ -33,7 +35,8 @@ export function monitoringView(facts: MonitoringFacts, now: Date): MonitoringVie
     return { monitoring_state: 'not_monitored', currently_unreadable: null, next_check_due: null, check_overdue: null };
   }
   const unreadable = facts.sourcesUnreadable > 0;
-  const due = nextCheckDue(facts.lastCheckedAt, facts.spanStartedOn);
+  // The monitor's own schedule when it has one; otherwise the weekly cadence from the last check.
+  const due = facts.scheduledCheckDue ?? nextCheckDue(facts.lastCheckedAt, facts.spanStartedOn);
   return {
     monitoring_state: unreadable ? 'source_unreadable' : 'monitored',
     currently_unreadable: unreadable,

@@ -40,7 +40,7 @@ export async function recordCoverage(db: ClientBase): Promise<CoverageRow> {
              ${day('(SELECT max(checked_at) FROM monitoring_checks)')} AS newest_check_on,
              (SELECT count(*)::int FROM sources) AS sources,
              (SELECT count(*)::int FROM sources WHERE health = 'unreadable') AS unreadable_sources,
-             (SELECT count(*)::int FROM sources WHERE health = 'unreadable' AND kind = 'manufacturer') AS unreadable_manufacturer_sources`,
+             (SELECT count(*)::int FROM sources WHERE health = 'unreadable' AND kind IN ('manufacturer', 'dsld_label')) AS unreadable_manufacturer_sources`,
   });
   return rows[0]!;
 }

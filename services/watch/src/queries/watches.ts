@@ -1,15 +1,7 @@
+import type { ProductIdentityRow } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
-export interface ProductRow {
-  product_id: string;
-  name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
-  form: string;
-  depth_class: 'REGISTERED' | 'CAPTURED' | 'TRACKED';
-  retired_on: string | null;
-}
+export type ProductRow = ProductIdentityRow;
 
 const productColumns = `p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on`;
 
@@ -31,6 +23,8 @@ export interface WatchItemRow extends ProductRow {
   unreadable_since: Date | null;
   last_read_at: Date | null;
   last_checked_at: Date | null;
+  /** The monitor's next scheduled check over the product's active sources. */
+  next_check_due: Date | null;
 }
 
 /**
@@ -48,7 +42,8 @@ export async function listWatchItems(client: PoolClient, accountId: string, toda
                   src.unreadable AS sources_unreadable,
                   src.unreadable_since,
                   greatest(src.last_read_at, chk.last_valid_at) AS last_read_at,
-                  chk.last_checked_at
+                  chk.last_checked_at,
+                  src.next_check_due
              FROM watches w
              JOIN products p ON p.product_id = w.product_id
              JOIN brands b ON b.brand_id = p.brand_id
@@ -60,7 +55,8 @@ export async function listWatchItems(client: PoolClient, accountId: string, toda
                   SELECT count(*)::int AS total,
                          (count(*) FILTER (WHERE so.health = 'unreadable'))::int AS unreadable,
                          min(so.health_since) FILTER (WHERE so.health = 'unreadable') AS unreadable_since,
-                         max(so.last_read_at) AS last_read_at
+                         max(so.last_read_at) AS last_read_at,
+                         min(so.next_check_due) FILTER (WHERE so.state = 'active') AS next_check_due
                     FROM sources so WHERE so.product_id = w.product_id
                   ) src ON true
              LEFT JOIN LATERAL (

@@ -1,0 +1,37 @@
+import { addSource, listSources, setSourceState } from '@evidence-record/monitor';
+import { UsageError, optional, positional, required, type Noun } from '../cli';
+import { monitorSettings } from './monitor';
+import { policyOf } from '@evidence-record/monitor';
+
+/** Sources: what the monitor reads for a product (docs/monitor.md). */
+export const source: Noun = {
+  noun: 'source',
+  summary: 'add, list, pause and resume the sources the monitor reads (source monitor)',
+  verbs: {
+    add: {
+      usage: '--product P --kind dsld_label|offer_page --url URL [--every 7d] [--retailer NAME]',
+      run: async ({ pool, flags, env }) => {
+        const kind = required(flags, 'kind');
+        if (kind !== 'dsld_label' && kind !== 'offer_page') throw new UsageError('--kind is dsld_label or offer_page');
+        const out = await addSource(
+          pool,
+          { product_id: required(flags, 'product'), kind, url: required(flags, 'url'), every: optional(flags, 'every') ?? '7d', retailer: optional(flags, 'retailer') ?? null },
+          policyOf(monitorSettings(env)),
+        );
+        return { source_id: out.source_id, product_id: out.product_id, kind: out.kind, url: out.url, next_check_due: out.next_check_due };
+      },
+    },
+    list: {
+      usage: '--product P',
+      run: async ({ pool, flags }) => ({ sources: await listSources(pool, required(flags, 'product')) }),
+    },
+    pause: {
+      usage: '<source_id>',
+      run: async ({ pool, flags }) => setSourceState(pool, positional(flags, 0, 'source_id'), 'paused'),
+    },
+    resume: {
+      usage: '<source_id>   (due at once)',
+      run: async ({ pool, flags }) => setSourceState(pool, positional(flags, 0, 'source_id'), 'active'),
+    },
+  },
+};

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { PoolClient, Pool } from '@evidence-record/platform';
+
+/**
+ * Evidence, content-addressed (decision 1004): what a check read, stored once
+ * per distinct content under its SHA-256. For a DSLD label, the label JSON as
+ * served; for an offer page, the JSON-LD blocks the offer was read from and
+ * the address that served them (not the whole page: reviews, stock and
+ * advertising churn would make every read distinct). Never read by the API.
+ */
+export interface Evidence {
+  sha256: string;
+  kind: 'dsld_label' | 'offer_page';
+  mediaType: string;
+  content: Buffer;
+}
+
+export function evidenceOf(kind: Evidence['kind'], mediaType: string, content: Buffer): Evidence {
+  return { sha256: createHash('sha256').update(content).digest('hex'), kind, mediaType, content };
+}
+
+export async function keepEvidence(client: PoolClient, e: Evidence): Promise<void> {
+  await client.query({
+    name: 'monitor-keep-evidence',
+    text: `INSERT INTO evidence (sha256, kind, media_type, content, byte_length) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
+    values: [e.sha256, e.kind, e.mediaType, e.content, e.content.length],
+  });
+}
+
+export async function loadEvidence(pool: Pool, sha256: string): Promise<Evidence | null> {
+  const { rows } = await pool.query<{ kind: Evidence['kind']; media_type: string; content: Buffer }>({
+    name: 'monitor-load-evidence',
+    text: 'SELECT kind, media_type, content FROM evidence WHERE sha256 = $1',
+    values: [sha256],
+  });
+  const r = rows[0];
+  return r ? { sha256, kind: r.kind, mediaType: r.media_type, content: r.content } : null;
+}

@@ -1,0 +1,126 @@
+import { Parser } from 'htmlparser2';
+
+/**
+ * An offer page read through its schema.org JSON-LD (decision 1008), parsed
+ * with htmlparser2, never with regular expressions over HTML. Bases:
+ * `list` only for a price the page marks as a list price (priceType
+ * ListPrice or StrikethroughPrice); the selling price beside a marked list
+ * price is `promotional` when lower; a lone price with no marker is
+ * `unspecified` (observed, never called list). USD only.
+ */
+export interface OfferReading {
+  prices: Array<{ price_cents: number; basis: 'list' | 'promotional' | 'unspecified' }>;
+  availability: string | null;
+  /** The JSON-LD blocks the reading came from: the evidence kept for an offer page. */
+  jsonld: unknown[];
+}
+
+export type OfferParse = { ok: true; reading: OfferReading } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string };
+
+export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: number } {
+  const raw: string[] = [];
+  let inside = false;
+  let buffer = '';
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (name === 'script' && (attribs.type ?? '').trim().toLowerCase() === 'application/ld+json') {
+          inside = true;
+          buffer = '';
+        }
+      },
+      ontext(data) {
+        if (inside) buffer += data;
+      },
+      onclosetag(name) {
+        if (name === 'script' && inside) {
+          inside = false;
+          raw.push(buffer);
+        }
+      },
+    },
+    { decodeEntities: false },
+  );
+  parser.write(html);
+  parser.end();
+  const blocks: unknown[] = [];
+  let malformed = 0;
+  for (const r of raw) {
+    try {
+      blocks.push(JSON.parse(r));
+    } catch {
+      malformed++;
+    }
+  }
+  return { blocks, malformed };
+}
+
+const asArray = <T>(v: T | T[] | undefined | null): T[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const typeIs = (o: Obj, t: string) => asArray(o['@type'] as string | string[]).some((x) => typeof x === 'string' && x.replace(/^https?:\/\/schema\.org\//, '') === t);
+
+function products(node: unknown, out: Obj[] = []): Obj[] {
+  if (Array.isArray(node)) for (const n of node) products(n, out);
+  else if (isObj(node)) {
+    if (typeIs(node, 'Product') || typeIs(node, 'ProductGroup')) out.push(node);
+    for (const key of ['@graph', 'mainEntity', 'hasVariant']) if (node[key]) products(node[key], out);
+  }
+  return out;
+}
+
+function offersOf(product: Obj): Obj[] {
+  const out: Obj[] = [];
+  const walk = (o: unknown) => {
+    for (const x of asArray(o as Obj | Obj[])) {
+      if (!isObj(x)) continue;
+      if (typeIs(x, 'AggregateOffer') && x.offers) walk(x.offers);
+      else out.push(x);
+    }
+  };
+  walk(product.offers);
+  return out;
+}
+
+export function centsOf(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n <= 0) return null;
+  return Math.round(n * 100);
+}
+
+const priceTypeOf = (spec: Obj) => String(spec.priceType ?? '').replace(/^https?:\/\/schema\.org\//, '');
+
+export function parseOfferPage(html: string): OfferParse {
+  const { blocks, malformed } = jsonLdBlocks(html);
+  return parseOfferBlocks(blocks, malformed);
+}
+
+/** The offer in JSON-LD blocks already extracted (a fresh page, or the evidence a 304 stands for). */
+export function parseOfferBlocks(blocks: unknown[], malformed = 0): OfferParse {
+  if (blocks.length === 0) return { ok: false, outcome: 'empty', reason: malformed > 0 ? 'the JSON-LD on the page is malformed' : 'no JSON-LD on the page' };
+  const offers = products(blocks).flatMap(offersOf);
+  if (offers.length === 0) return { ok: false, outcome: 'empty', reason: 'no schema.org Product offer on the page' };
+  // The first offer that states a price: a page for one product size.
+  for (const offer of offers) {
+    const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter(isObj);
+    const currency = String(offer.priceCurrency ?? specs.find((s) => s.priceCurrency)?.priceCurrency ?? '').toUpperCase();
+    const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price);
+    const listSpec = specs.find((s) => ['ListPrice', 'StrikethroughPrice'].includes(priceTypeOf(s)));
+    const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
+    const list = listSpec ? centsOf(listSpec.price) : null;
+    if (selling === null && list === null) continue;
+    if (currency !== 'USD') return { ok: false, outcome: 'empty', reason: `the offer is priced in ${currency || 'no stated currency'}, not USD` };
+    const specCurrency = listSpec ? String(listSpec.priceCurrency ?? currency).toUpperCase() : currency;
+    if (specCurrency !== 'USD') return { ok: false, outcome: 'empty', reason: `the list price is in ${specCurrency}, not USD` };
+    const prices: OfferReading['prices'] = [];
+    if (list !== null) {
+      prices.push({ price_cents: list, basis: 'list' });
+      if (selling !== null && selling < list) prices.push({ price_cents: selling, basis: 'promotional' });
+    } else if (selling !== null) {
+      prices.push({ price_cents: saleSpec ? (centsOf(saleSpec.price) ?? selling) : selling, basis: saleSpec ? 'promotional' : 'unspecified' });
+    }
+    const availability = typeof offer.availability === 'string' ? offer.availability.replace(/^https?:\/\/schema\.org\//, '') : null;
+    return { ok: true, reading: { prices, availability, jsonld: blocks } };
+  }
+  return { ok: false, outcome: 'empty', reason: 'no offer on the page states a price' };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const flag = z.enum(['0', '1']).default('0').transform((v) => v === '1');
+
+/**
+ * What the monitor reads from the environment: the same variables for the
+ * service and for `admin monitor run-once` (one configuration). Every value
+ * is checked at start-up; a bad one stops the process naming the variable.
+ */
+export const MonitorSettingsSchema = z.object({
+  /** Sent in the User-Agent so a site owner can reach the operator. */
+  MONITOR_CONTACT: z.string().trim().min(3).max(200).regex(/^[^\r\n()]+$/, 'one line, no parentheses').default('monitor@evidence-record.example'),
+  /** DSLD API v9 base; a dsld_label source URL is `{base}/label/{id}`. */
+  DSLD_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.ods.od.nih.gov/dsld/v9'),
+  /** Optional data.gov key (from a Secret), sent as DSLD's `api_key` query parameter; never logged or stored. */
+  DSLD_API_KEY: z.string().trim().min(1).max(200).optional(),
+  /**
+   * Comma-separated host names admitted whatever they resolve to. A leading dot admits a domain and its sub-domains
+   * (".bench.test"). Use for an internal mirror; everything else must resolve to public addresses only.
+   */
+  MONITOR_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** The local stack only (`npm run up`): admit http://127.0.0.1 on any port. Nothing else private is admitted. */
+  MONITOR_ALLOW_LOCALHOST: flag,
+  MONITOR_CONNECT_TIMEOUT_MS: ms(100, 60_000, 5_000),
+  /** Time to the response headers, and the longest pause between two body chunks. */
+  MONITOR_READ_TIMEOUT_MS: ms(100, 120_000, 15_000),
+  MONITOR_MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(50_000_000).default(3_000_000),
+  MONITOR_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(5),
+  /** A lease older than this belongs to a replica that died mid-check; another replica takes the check over. */
+  MONITOR_LEASE_MS: ms(5_000, 3_600_000, 120_000),
+  /** Minimum time between two requests to one host, across every replica. */
+  MONITOR_HOST_INTERVAL_MS: ms(0, 3_600_000, 2_000),
+  /** Checks leased per round trip and run at once by one replica. */
+  MONITOR_BATCH: z.coerce.number().int().min(1).max(500).default(64),
+  MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /** Pause between two lease attempts when nothing is due. */
+  MONITOR_POLL_MS: ms(50, 60_000, 2_000),
+  MONITOR_ROBOTS_TTL_MS: ms(0, 86_400_000, 3_600_000),
+});
+export type MonitorSettings = z.output<typeof MonitorSettingsSchema>;
+
+export const defaultSettings = (): MonitorSettings => MonitorSettingsSchema.parse({});

@@ -1,0 +1,35 @@
+import type { Pool } from '@evidence-record/platform';
+import { addProduct } from '@evidence-record/curation';
+import { createMonitor, defaultSettings, type MonitorSettings, type Resolver } from '@evidence-record/monitor';
+
+/** Test settings: the local stack's localhost admission, no politeness wait, short timeouts. */
+export function testSettings(over: Partial<MonitorSettings> = {}): MonitorSettings {
+  return {
+    ...defaultSettings(),
+    MONITOR_ALLOW_LOCALHOST: true,
+    MONITOR_HOST_INTERVAL_MS: 0,
+    MONITOR_CONNECT_TIMEOUT_MS: 1_000,
+    MONITOR_READ_TIMEOUT_MS: 700,
+    MONITOR_MAX_BODY_BYTES: 200_000,
+    MONITOR_LEASE_MS: 10_000,
+    MONITOR_ROBOTS_TTL_MS: 0,
+    ...over,
+  };
+}
+
+/** A monitor whose clock the test sets: the Record dates readings by day. */
+export function testMonitor(pool: Pool, settings: MonitorSettings, opts: { owner?: string; resolve?: Resolver; realClock?: boolean } = {}) {
+  const clock = { now: new Date('2026-03-02T09:00:00Z') };
+  const deps = createMonitor(pool, settings, {
+    owner: opts.owner ?? 'test-replica',
+    ...(opts.realClock ? {} : { now: () => clock.now }),
+    ...(opts.resolve ? { resolve: opts.resolve } : {}),
+  });
+  return { deps, clock, day: (d: string) => (clock.now = new Date(`${d}T09:00:00Z`)) };
+}
+
+export async function product(pool: Pool, name: string): Promise<string> {
+  return (await addProduct(pool, { brand: 'Testbrand Labs', name })).product_id;
+}
+
+export const localhostOnly: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];

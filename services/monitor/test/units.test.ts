@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, retryAfterMs, resolveChecked } from '@evidence-record/monitor';
+
+describe('isPublicAddress', () => {
+  it('admits global unicast only', () => {
+    for (const ip of ['8.8.8.8', '151.101.1.69', '2606:4700:4700::1111']) expect(isPublicAddress(ip), ip).toBe(true);
+    for (const ip of [
+      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1',
+      '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', 'not-an-ip',
+    ]) expect(isPublicAddress(ip), ip).toBe(false);
+  });
+});
+
+describe('source URLs', () => {
+  const strict = { allowHosts: [], allowLocalhost: false };
+  const local = { allowHosts: [], allowLocalhost: true };
+  const resolveTo = (address: string) => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+  it('refuses schemes, credentials and private literals; admits http://127.0.0.1 only in the local stack', async () => {
+    await expect(checkSourceUrl('ftp://example.com/x', strict)).rejects.toThrow(/only http and https/);
+    await expect(checkSourceUrl('https://user:pw@example.com/x', strict, resolveTo('93.184.216.34'))).rejects.toThrow(/no credentials/);
+    await expect(checkSourceUrl('http://127.0.0.1:9000/x', strict)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://127.0.0.1:9000/x', local)).resolves.toBeInstanceOf(URL);
+    await expect(checkSourceUrl('https://127.0.0.1:9000/x', local)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://10.0.0.5/x', local)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://169.254.169.254/x', local)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://[::ffff:169.254.169.254]/x', local)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://shop.example/x', strict, resolveTo('93.184.216.34'))).resolves.toBeInstanceOf(URL);
+    await expect(checkSourceUrl('http://shop.example/x', local, resolveTo('10.0.0.7'))).rejects.toThrow(/resolves to 10\.0\.0\.7/);
+  });
+  it('refuses a name when any of its addresses is private, and admits allow-listed names', async () => {
+    const mixed = async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+    await expect(resolveChecked('shop.example', strict, mixed)).rejects.toThrow(/127\.0\.0\.1/);
+    await expect(resolveChecked('mirror.internal.example', { allowHosts: ['.internal.example'], allowLocalhost: false }, mixed)).resolves.toHaveLength(2);
+    await expect(resolveChecked('nowhere.example', strict, async () => Promise.reject(Object.assign(new Error('x'), { code: 'ENOTFOUND' })))).rejects.toThrow(/does not resolve/);
+  });
+});
+
+describe('DSLD labels', () => {
+  // The shape of a real label (trimmed from a public fixture; brand and values changed).
+  const real = {
+    id: 19279,
+    fullName: 'Magnesium',
+    brandName: 'Example Sport',
+    servingsPerContainer: '30',
+    servingSizes: [{ order: 1, minQuantity: 3, maxQuantity: 3, unit: 'Capsule(s)' }],
+    ingredientRows: [
+      {
+        order: 1,
+        name: 'Magnesium',
+        ingredientGroup: 'Magnesium',
+        quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 400, unit: 'mg', dailyValueTargetGroup: [{ operator: '=', percent: 100 }] }],
+        forms: [{ name: 'Magnesium Citrate' }],
+        nestedRows: [{ order: 1, name: 'Malic Acid', quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 222, unit: 'mg' }], forms: [], nestedRows: [] }],
+      },
+      { order: 2, name: 'Vitamin B6', quantity: [{ servingSizeOrder: 1, operator: '<', quantity: 2, unit: 'mg' }] },
+    ],
+    offMarket: 0,
+  };
+  it('keeps every row in label order, nested rows under a plain ingredient included, with operators and the serving', () => {
+    const p = parseDsldLabel(JSON.stringify(real));
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.reading.ingredients).toEqual([
+      { declared_name: 'Magnesium', amount: 400, unit: 'mg', operator: null, blend: null },
+      { declared_name: 'Malic Acid', amount: 222, unit: 'mg', operator: null, blend: null },
+      { declared_name: 'Vitamin B6', amount: 2, unit: 'mg', operator: '<', blend: null },
+    ]);
+    expect(p.reading.serving).toEqual({ size: 3, unit: 'Capsule(s)', servings_per_container: 30, description: null });
+    expect(p.reading.facts.off_market).toBe(false);
+  });
+  it('reads NP, zero and empty quantities as undisclosed, never zero', () => {
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'NP' }])).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf([])).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf(undefined)).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'mg' }])).toEqual({ amount: null, unit: null, operator: null });
+  });
+  it('is empty without ingredient rows and unreadable when malformed or not a label', () => {
+    expect(parseDsldLabel(JSON.stringify({ id: 5, ingredientRows: [] }))).toMatchObject({ ok: false, outcome: 'empty' });
+    expect(parseDsldLabel('{"id": 5, ')).toMatchObject({ ok: false, outcome: 'unreadable', reason: 'malformed JSON' });
+    expect(parseDsldLabel(JSON.stringify({ name: 'x' }))).toMatchObject({ ok: false, outcome: 'unreadable' });
+  });
+});
+
+describe('offer pages', () => {
+  const page = (jsonld: unknown) => `<html><head><script type="application/ld+json">${JSON.stringify(jsonld)}</script></head><body><script>var x = "<script type='application/ld+json'>{}";</script></body></html>`;
+  it('maps ListPrice and StrikethroughPrice to list, the lower selling price beside them to promotional, a lone price to unspecified', () => {
+    const marked = parseOfferPage(page({ '@context': 'https://schema.org', '@type': 'Product', offers: { '@type': 'Offer', price: '29.99', priceCurrency: 'USD', priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: 39.99, priceCurrency: 'USD' } } }));
+    expect(marked).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'list' }, { price_cents: 2999, basis: 'promotional' }] } });
+    const lone = parseOfferPage(page({ '@graph': [{ '@type': 'WebPage' }, { '@type': ['Product'], offers: [{ '@type': 'Offer', price: 19.5, priceCurrency: 'usd' }] }] }));
+    expect(lone).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 1950, basis: 'unspecified' }] } });
+    const aggregate = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '24.00', priceCurrency: 'USD' } }));
+    expect(aggregate).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 2400, basis: 'unspecified' }] } });
+  });
+  it('is empty without JSON-LD, without a Product offer, or in another currency', () => {
+    expect(parseOfferPage('<html><body>$39.99</body></html>')).toMatchObject({ ok: false, outcome: 'empty', reason: 'no JSON-LD on the page' });
+    expect(parseOfferPage(page({ '@type': 'Organization', name: 'x' }))).toMatchObject({ ok: false, outcome: 'empty' });
+    expect(parseOfferPage(page({ '@type': 'Product', offers: { price: '30.00', priceCurrency: 'CAD' } }))).toMatchObject({ ok: false, outcome: 'empty', reason: expect.stringMatching(/CAD/) });
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads seconds and HTTP dates, capped at a day', () => {
+    const now = new Date('2026-03-01T00:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Sun, 01 Mar 2026 00:01:00 GMT', now)).toBe(60_000);
+    expect(retryAfterMs('9999999', now)).toBe(86_400_000);
+    expect(retryAfterMs(undefined, now)).toBeNull();
+    expect(retryAfterMs('soon', now)).toBeNull();
+  });
+});
