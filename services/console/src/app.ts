@@ -94,6 +94,14 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
   });
 
   const csrf = (req: Request) => generateToken(req);
+  // express-session saves a changed session only as the response ends, after the headers: a browser
+  // follows a redirect on its headers and could read the session before the save. Save first.
+  const redirect = (req: Request, res: Response, to: string) => {
+    req.session.save((err) => {
+      if (err) o.log.error({ err: String(err) }, 'session save failed');
+      res.redirect(303, to);
+    });
+  };
   const flashOf = (req: Request) => {
     const f = req.session.flash ?? null;
     delete req.session.flash;
@@ -113,7 +121,7 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
     const op = await verifyCredential(o.pool, String((req.body as Record<string, string>).credential ?? ''));
     if (!op) {
       req.session.flash = { kind: 'err', text: 'That credential is not valid.' };
-      res.redirect(303, '/login');
+      redirect(req, res, '/login');
       return;
     }
     // A new session id at sign-in (no fixation); a fresh CSRF token with it.
@@ -124,7 +132,7 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
       }
       req.session.operator = op;
       req.session.flash = { kind: 'ok', text: `Signed in as ${op.name}.` };
-      res.redirect(303, '/');
+      redirect(req, res, '/');
     });
   });
   app.post('/logout', (req, res) => {
@@ -149,12 +157,12 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
         const out = await run(req, op);
         await recordAction(o.pool, op, action, target(req), 'done', out.detail ?? {});
         req.session.flash = { kind: 'ok', text: out.text };
-        res.redirect(303, out.to ?? back(req));
+        redirect(req, res, out.to ?? back(req));
       } catch (err) {
         if (!(err instanceof CurationRefused)) throw err;
         await recordAction(o.pool, op, action, target(req), 'refused', { code: err.code, message: err.message });
         req.session.flash = { kind: 'err', text: `Refused (${err.code}): ${err.message}` };
-        res.redirect(303, back(req));
+        redirect(req, res, back(req));
       }
     };
   const field = (req: Request, name: string) => String((req.body as Record<string, unknown>)[name] ?? '');
