@@ -524,7 +524,7 @@ inside the bench process. Decisions behind the method: [docs/decisions/0800](dec
 and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
 
 - **Repetitions.** Every judged measurement (the comparisons of sections 1, 3 and 4, the counts of
-  section 2 and the fan-outs of section 5) runs \\`--repeat\\` times (3 by default), interleaved so that a
+  section 2 and the fan-outs of section 5) runs \`--repeat\` times (3 by default), interleaved so that a
   change in the machine's background falls on every row alike. The Summary gives each figure's median,
   its range and in how many runs it met its target, and judges the median (counts: their worst run;
   any refused or failed request in any run: FAIL). The detailed tables list every run.
