@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
-import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument, newRequestId } from '@evidence-record/contract';
+import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument, newRequestId, presentedKey } from '@evidence-record/contract';
 import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
 import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
@@ -10,7 +10,7 @@ import { followKeyChanges } from './access/invalidation';
 import { SettledToday } from './limits/settled-today';
 import { serveCapability } from './capability';
 import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from './context';
-import { authenticate, presentedKey } from './access/admission';
+import { authenticate } from './access/admission';
 import { peekRateLimitHeaders } from './limits/rate-windows';
 import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
 import { Upstreams } from './http/upstream';

@@ -1,6 +1,6 @@
-import { headers as h, type Capability } from '@evidence-record/contract';
+import { headers as h, presentedKey, type Capability } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
-import { authenticate, authorizeCapability, boundAccount, presentedKey } from './access/admission';
+import { authenticate, authorizeCapability, boundAccount } from './access/admission';
 import type { KeyRecord } from './access/key-record';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { inspectAnswer } from './http/answer';

@@ -8,7 +8,7 @@ import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platf
  */
 const unsubscribeKey = z.string().min(MIN_UNSUBSCRIBE_KEY_LENGTH, `at least ${MIN_UNSUBSCRIBE_KEY_LENGTH} characters`);
 
-export const gatewayEnv = z.object({
+export const GatewayConfigSchema = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -57,8 +57,6 @@ export const gatewayEnv = z.object({
   path: ['UNSUBSCRIBE_SIGNING_KEY'],
 });
 
-export type GatewayEnv = z.infer<typeof gatewayEnv>;
-
 export interface GatewayConfig {
   port: number;
   /** LISTEN_HOST (127.0.0.1 unless set; the chart and the image set 0.0.0.0). */
@@ -86,7 +84,7 @@ export interface GatewayConfig {
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const e = loadConfig(gatewayEnv, source);
+  const e = loadConfig(GatewayConfigSchema, source);
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
     listenHost: e.LISTEN_HOST,

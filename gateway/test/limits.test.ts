@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { budgetKey, rateWindowKeys, utcDay } from '../src/keyspace';
-import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type RunningGateway } from './support/harness';
+import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type RunningGateway } from './support/harness';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -137,13 +138,13 @@ describe('daily distinct-entity budgets', () => {
     expect((await get('/api/v1/record/version', k.key)).status).toBe(200);
     // Other kinds have their own budget: Signals are still available.
     expect((await get('/api/v1/signals/sig_000000000001', k.key)).status).toBe(200);
-    const usage = await waitFor(async () => {
+    const usage = await waitFor('53 usage rows', async () => {
       const { rows } = await pool.query<{ charged: number; n: number }>(
         'SELECT coalesce(sum(entities_charged), 0)::int AS charged, count(*)::int AS n FROM usage_log WHERE key_id = $1',
         [k.keyId],
       );
       return rows[0]!.n >= 53 ? rows[0] : null;
-    });
+    }, 5000, 25);
     expect(usage.charged).toBe(16);
   });
 

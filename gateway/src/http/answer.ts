@@ -1,6 +1,5 @@
-import { answerStatuses, headers as h, isErrorCode, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
+import { answerStatuses, headers as h, isErrorCode, isJsonContentType, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
 import type { UpstreamAnswer } from './upstream';
-import { isJsonContentType } from './validate';
 
 /** More than this many entities in one answer is not an answer this contract produces. */
 const MAX_ENTITIES = 500;
@@ -10,7 +9,7 @@ export type Inspection = { ok: true; errorCode: string | null; entities: string[
 
 /**
  * A minimal check of an upstream answer before the gateway vouches for it
- * (docs/decisions/0306-answer-check-without-reparsing.md).
+ * (docs/decisions/0701-gateway-upstream-checks.md).
  *
  * A 200 is checked without parsing it: every service serialises the answer
  * envelope built by the contract, whose first members are always

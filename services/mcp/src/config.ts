@@ -25,7 +25,7 @@ export const DEFAULT_ALLOWED_HOSTS = [
   'evidence-record-mcp:8105',
 ].join(',');
 
-const McpEnv = z.object({
+const McpConfigSchema = z.object({
   ...baseEnv,
   /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
   INTERNAL_SIGNING_KEYS: signingKeysEnv,
@@ -46,8 +46,8 @@ const McpEnv = z.object({
   }),
 });
 
-export type McpConfig = z.infer<typeof McpEnv>;
+export type McpConfig = z.infer<typeof McpConfigSchema>;
 
 export function loadMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
-  return loadConfig(McpEnv, source);
+  return loadConfig(McpConfigSchema, source);
 }

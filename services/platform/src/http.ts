@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   CACHE_CONTROL,
   ContractViolation,
+  MAX_BODY_BYTES,
   Refusal,
   buildRefusal,
   formatEntities,
@@ -171,7 +172,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     res.set('Content-Type', opts.metrics.registry.contentType);
     res.end(await opts.metrics.registry.metrics());
   });
-  app.use(express.json({ limit: 8192, strict: true, type: 'application/json' }));
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' }));
   return app;
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } from '@evidence-record/contract';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { freePort } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { productId } from '@evidence-record/demo-record/ids';
 import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
@@ -30,15 +31,10 @@ function start(env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 async function ready(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`record service did not become ready:\n${output}`);
+  // Not listening yet is a failed fetch: keep asking.
+  await waitFor('the record service to answer /readyz', async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok, 10_000, 50).catch(() => {
+    throw new Error(`record service did not become ready:\n${output}`);
+  });
 }
 
 beforeAll(async () => {
