@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH } from '@evidence-record/contract';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -50,6 +50,8 @@ export const GatewayConfigSchema = z.object({
     }),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
+  /** Keys the gateway signs the requests it forwards with (decision 0313): the first signs. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
 }).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
   message: 'required in production: the unsubscribe links of alert emails must be verifiable',
   path: ['UNSUBSCRIBE_SIGNING_KEY'],
@@ -57,6 +59,10 @@ export const GatewayConfigSchema = z.object({
 
 export interface GatewayConfig {
   port: number;
+  /** LISTEN_HOST (127.0.0.1 unless set; the chart and the image set 0.0.0.0). */
+  listenHost?: string;
+  /** Signs every request forwarded to a service (internal-auth in @evidence-record/platform); the first key signs. */
+  internalSigningKeys: readonly string[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -81,6 +87,8 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   const e = loadConfig(GatewayConfigSchema, source);
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
+    listenHost: e.LISTEN_HOST,
+    internalSigningKeys: e.INTERNAL_SIGNING_KEYS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

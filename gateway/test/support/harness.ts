@@ -9,6 +9,9 @@ import { REDIS_URL } from '@evidence-record/test-support/infra';
 
 export { REDIS_URL };
 
+/** The key gateway tests sign with; a fake upstream given it verifies like a real service. */
+export const TEST_SIGNING_KEY = 'gateway-test-signing-key-0123456789abcdef';
+
 export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; upstreams: GatewayConfig['upstreams']; redisUrl?: string } & Partial<GatewayConfig>): GatewayConfig {
   return {
     port: 0,
@@ -20,6 +23,7 @@ export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; 
     logLevel: process.env.GATEWAY_TEST_LOG_LEVEL ?? 'silent',
     shutdownGraceMs: 1000,
     publicBaseUrl: 'http://127.0.0.1:8080',
+    internalSigningKeys: [TEST_SIGNING_KEY],
     ...opts,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /** A comma-separated list; blanks dropped, entries lower-cased (hosts and origins compare case-insensitively). */
 const list = (fallback: string) =>
@@ -27,6 +27,8 @@ export const DEFAULT_ALLOWED_HOSTS = [
 
 const McpConfigSchema = z.object({
   ...baseEnv,
+  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8105),
   /** Where tool calls go: the gateway's REST routes, so MCP is metered exactly like REST. */
   GATEWAY_URL: env.httpUrl.default('http://127.0.0.1:8080'),

@@ -5,6 +5,7 @@ import { freePort } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { StandinGateway } from './standin-gateway';
 import { rawRequest, rpc } from './harness';
+import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * The real entrypoint as a process: on SIGTERM it stops taking requests,
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'services/mcp/src/main.ts'], {
-    env: { PATH: process.env.PATH, PORT: String(port), GATEWAY_URL: gateway.url, MCP_ALLOWED_HOSTS: `127.0.0.1:${port}`, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH, PORT: String(port), GATEWAY_URL: gateway.url, MCP_ALLOWED_HOSTS: `127.0.0.1:${port}`, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
@@ -44,7 +45,7 @@ describe('graceful shutdown', () => {
   it('finishes an in-flight tool call after SIGTERM, then exits 0', async () => {
     gateway.delayMs = 1500;
     const calledBefore = gateway.calls.length;
-    const inFlight = rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } }, { authorization: `Bearer ${key}` });
+    const inFlight = rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } }, signedAsGateway('POST', '/mcp', { authorization: `Bearer ${key}` }));
     // SIGTERM once the call is in flight: the gateway stand-in has received its REST call.
     await waitFor('the tool call to reach the gateway', () => gateway.calls.length > calledBefore, 20_000, 20);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

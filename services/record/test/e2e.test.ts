@@ -6,6 +6,7 @@ import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/d
 import { freePort } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { productId } from '@evidence-record/demo-record/ids';
+import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * The built entrypoint as a separate process, configured only by its
@@ -40,7 +41,7 @@ beforeAll(async () => {
   db = await demoDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example' });
+  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY });
   await ready(base);
 });
 afterAll(async () => {
@@ -52,7 +53,8 @@ async function call(method: string, path: string, body?: unknown) {
   const requestId = newRequestId();
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    // Straight to the service, signed as the gateway signs what it forwards.
+    headers: signedAsGateway(method, path, { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { res, json: (await res.json()) as Record<string, unknown>, requestId };
@@ -108,7 +110,7 @@ describe('record service as a process', () => {
       expect(parsed.data!.error.code).toBe(code);
       expect(JSON.stringify(json)).not.toMatch(/at .*\.ts:\d+/);
     }
-    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"identifier":' });
+    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: signedAsGateway('POST', '/api/v1/products/resolve', { 'content-type': 'application/json' }), body: '{"identifier":' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });

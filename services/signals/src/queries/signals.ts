@@ -27,8 +27,11 @@ export async function findReleasedSignal(client: PoolClient, signalId: string): 
   return rows[0] ?? null;
 }
 
-/** The feed's filters, as the contract's query names them: `since` is exclusive (released_on > since), `until` inclusive. */
-export type FeedFilters = Omit<SignalFeedQuery, 'limit' | 'cursor'>;
+/**
+ * The feed's filters, as the contract's query names them: `since` is exclusive (released_on > since),
+ * `until` inclusive; `from` is inclusive (the category snapshot's window; no date arithmetic, so 0001-01-01 works).
+ */
+export type FeedFilters = Omit<SignalFeedQuery, 'limit' | 'cursor'> & { from?: string };
 
 /**
  * One page of released Signals, newest release first, below an optional
@@ -56,6 +59,7 @@ export async function releasedSignalsPage(
     shape += value === undefined ? '0' : '1';
     if (value !== undefined) conditions.push(condition(add(value)));
   };
+  filter(filters.from, (p) => `s.released_on >= ${p}::date`);
   filter(filters.since, (p) => `s.released_on > ${p}::date`);
   filter(filters.until, (p) => `s.released_on <= ${p}::date`);
   filter(filters.product_id, (p) => `s.product_id = ${p}::text`);
