@@ -55,7 +55,9 @@ RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --work
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# A container is reached on its own address, not its loopback (services default to 127.0.0.1).
 ENV NODE_ENV=production \
+    LISTEN_HOST=0.0.0.0 \
     NODE_OPTIONS=--enable-source-maps \
     HOME=/tmp \
     NPM_CONFIG_UPDATE_NOTIFIER=false

@@ -26,6 +26,11 @@ node dist/seed-demo.mjs >&2
 
 [ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
 export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
+# The gateway signs every request it forwards; the services accept nothing else (decision 0313).
+# Every service listens on 127.0.0.1 only (LISTEN_HOST's default): nothing but this machine reaches them.
+[ -f "$ER_RUN_DIR/internal-signing-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/internal-signing-key"
+export INTERNAL_SIGNING_KEYS; INTERNAL_SIGNING_KEYS=$(cat "$ER_RUN_DIR/internal-signing-key")
+export LISTEN_HOST=${LISTEN_HOST:-127.0.0.1}
 # Signs (email worker) and verifies (gateway) the one-click unsubscribe links of alert emails.
 [ -f "$ER_RUN_DIR/unsubscribe-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/unsubscribe-key"
 export UNSUBSCRIBE_SIGNING_KEY; UNSUBSCRIBE_SIGNING_KEY=$(cat "$ER_RUN_DIR/unsubscribe-key")

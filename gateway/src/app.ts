@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
-import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument } from '@evidence-record/contract';
+import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument, newRequestId, presentedKey } from '@evidence-record/contract';
 import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
 import type { GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
@@ -10,6 +10,8 @@ import { followKeyChanges } from './access/invalidation';
 import { SettledToday } from './limits/settled-today';
 import { serveCapability } from './capability';
 import { Exchange, finish, gatewayMetrics, refuse, type GatewayContext } from './context';
+import { authenticate } from './access/admission';
+import { peekRateLimitHeaders } from './limits/rate-windows';
 import { pathOf, securityHeaders, sendBytes, sendJson } from './http/io';
 import { Upstreams } from './http/upstream';
 import { installScripts } from './limits/scripts';
@@ -82,7 +84,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const log = deps.log ?? createLogger('gateway', config.logLevel);
   const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
   if (config.checks) metrics.base.dependsOn('postgres', 'redis');
-  const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs) });
+  const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs), signingKey: config.internalSigningKeys[0]! });
   const closers: Array<() => Promise<void> | void> = [() => upstreams.close()];
 
   let checked: GatewayContext['checked'] = null;
@@ -137,6 +139,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.set('strict routing', true);
   app.use((_req: Request, res: Response, next: NextFunction) => {
     for (const [name, value] of Object.entries(securityHeaders)) res.setHeader(name, value);
+    // Every response carries a request id (health, the description, operational endpoints too);
+    // a capability, /mcp or refusal exchange replaces it with its own, the one it logs and forwards.
+    res.setHeader('X-Request-Id', newRequestId());
     next();
   });
 
@@ -168,7 +173,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const path = pathOf(req.url);
     if (MCP_PATHS.has(path)) return void serveMcp(context, new Exchange('mcp', req, res), path);
     if (isOAuthDiscoveryPath(path)) return answerOAuthDiscovery(context, new Exchange('unknown', req, res));
-    if (!path.startsWith(API_PREFIX)) return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+    if (!path.startsWith(API_PREFIX)) return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
     const route = context.routes.match(req.method, path);
     switch (route.kind) {
       case 'capability': {
@@ -178,17 +183,17 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       case 'method_not_allowed': {
         const ex = new Exchange(route.capability, req, res);
         ex.addHeaders({ Allow: route.allow.join(', ') });
-        return refuseRoute(context, ex, 'method_not_allowed', { allowed_methods: route.allow });
+        return void refuseRoute(context, ex, 'method_not_allowed', { allowed_methods: route.allow });
       }
       case 'bad_path':
-        return refuseRoute(context, new Exchange('unknown', req, res), 'invalid_request', { location: 'path', field: 'path', issues: [{ field: 'path', problem: 'malformed percent-encoding' }] });
+        return void refuseRoute(context, new Exchange('unknown', req, res), 'invalid_request', { location: 'path', field: 'path', issues: [{ field: 'path', problem: 'malformed percent-encoding' }] });
       case 'unknown':
-        return refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+        return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
     }
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.error({ err: err instanceof Error ? err.message : String(err) }, 'unhandled error');
-    refuseRoute(context, new Exchange('unknown', req, res), 'internal_error');
+    void refuseRoute(context, new Exchange('unknown', req, res), 'internal_error');
   });
 
   return {
@@ -200,9 +205,34 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   };
 }
 
-/** Refusals decided by the path alone: no key is read, nothing is metered. */
-function refuseRoute(gw: GatewayContext, ex: Exchange, code: 'unsupported_capability' | 'method_not_allowed' | 'invalid_request' | 'internal_error', details?: Record<string, unknown>): void {
+/**
+ * Refusals decided by the path alone: the code never depends on the key and
+ * nothing is metered. A request made with a valid key still reports that
+ * key's rate windows, read without counting (docs/decisions/0310-headers-on-every-response.md);
+ * without one there are no windows to report.
+ */
+async function refuseRoute(gw: GatewayContext, ex: Exchange, code: 'unsupported_capability' | 'method_not_allowed' | 'invalid_request' | 'internal_error', details?: Record<string, unknown>): Promise<void> {
   ex.req.resume();
-  refuse(gw, ex, code, details ? { details } : {});
-  finish(gw, ex);
+  try {
+    if (code !== 'internal_error') await reportKeyWindows(gw, ex);
+    refuse(gw, ex, code, details ? { details } : {});
+  } finally {
+    finish(gw, ex);
+  }
+}
+
+async function reportKeyWindows(gw: GatewayContext, ex: Exchange): Promise<void> {
+  const checked = gw.checked;
+  const raw = checked ? presentedKey(ex.req.headers) : null;
+  if (!checked || raw === null) return;
+  try {
+    const auth = await authenticate(raw, checked.keys, gw.clock());
+    if (!auth.ok && auth.code === 'invalid_credentials') return;
+    ex.keyId = auth.key.keyId;
+    ex.orgId = auth.key.orgId;
+    ex.addHeaders(await peekRateLimitHeaders(checked.redis, gw.config.redisPrefix, auth.key.keyId, auth.key.plan));
+  } catch (err) {
+    // The refusal itself depends on nothing that failed; it goes out without the windows.
+    gw.log.warn({ request_id: ex.requestId, err: err instanceof Error ? err.message : String(err) }, 'rate windows of a path refusal not read');
+  }
 }

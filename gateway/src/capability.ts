@@ -1,6 +1,6 @@
-import { headers as h, type Capability } from '@evidence-record/contract';
+import { headers as h, presentedKey, type Capability } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
-import { authenticate, authorizeCapability, boundAccount, presentedKey } from './access/admission';
+import { authenticate, authorizeCapability, boundAccount } from './access/admission';
 import type { KeyRecord } from './access/key-record';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { inspectAnswer } from './http/answer';
@@ -8,11 +8,35 @@ import { readBody, sendBytes } from './http/io';
 import { UpstreamError } from './http/upstream';
 import { validateRequest } from './http/validate';
 import { secondsToNextUtcMidnight, utcDay } from './keyspace';
-import { checkRateWindows, rateLimitHeaders } from './limits/rate-windows';
-import { budgetLimit, settleAnswer } from './limits/settle';
+import { checkRateWindows, peekRateLimitHeaders, rateLimitHeaders } from './limits/rate-windows';
+import { budgetLimit, settleAnswer, type Settlement } from './limits/settle';
 import { observe } from './scoring/observe';
 
 type Checked = NonNullable<GatewayContext['checked']>;
+
+/** Capabilities answering a page of Signals that may stop short within the budget, with a cursor to the rest. */
+const PAGED_CAPABILITIES: ReadonlySet<string> = new Set(['list_signal_changes', 'get_category_snapshot']);
+/** The full page, then at most two shorter ones (another request of the organisation may spend in between). */
+const MAX_PAGE_ATTEMPTS = 3;
+
+/**
+ * The 429 of an answer the budget cannot hold, with figures that are true:
+ * what is used today, what is left, and how many new entities the answer
+ * would have needed (decision 0312).
+ */
+function budgetRefusal(kind: string, s: Settlement, now: number): { retryAfterSeconds: number; details: Record<string, unknown>; message: string } {
+  const limit = s.limit ?? 0;
+  const remaining = Math.max(0, limit - s.used);
+  const plural = (n: number) => `${kind}${n === 1 ? '' : 's'}`;
+  return {
+    retryAfterSeconds: secondsToNextUtcMidnight(now),
+    details: { budget: kind, limit, used: s.used, remaining, needed: s.fresh },
+    message:
+      remaining === 0
+        ? `The organization's daily ${kind} budget is spent: ${s.used} of ${limit} distinct ${plural(limit)} named today.`
+        : `This answer names ${s.fresh} ${plural(s.fresh)} not yet named today; only ${remaining} of the organization's daily ${limit} remain.`,
+  };
+}
 
 /**
  * One capability request, in the order of docs/decisions/0300-gateway-check-order.md:
@@ -61,33 +85,47 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
     if (!valid.ok) return refuse(gw, ex, 'invalid_request', { details: valid.details });
     ex.origin = valid.origin;
 
-    stage = 'upstream';
     const target = gw.config.upstreams[capability.service];
+    const pageable = PAGED_CAPABILITIES.has(capability.name);
+    // A page that would cross the budget is asked again, shorter (decision 0312); a few tries at most,
+    // in case other requests of the organisation spend what was left in between.
+    let pageCap: number | null = null;
     let answer;
-    try {
-      answer = await gw.upstreams.forward(ex.req, ex.res, {
-        target,
-        path: ex.req.url ?? capability.path,
-        headers: upstreamHeaders(ex, key, valid.origin),
-        body: read.body,
-        timeoutMs: gw.config.upstreamTimeoutMs,
-      });
-    } catch (err) {
-      if (!(err instanceof UpstreamError)) throw err;
-      gw.metrics.upstreamErrors.inc({ service: capability.service, reason: err.reason });
-      gw.log.error({ request_id: ex.requestId, service: capability.service, reason: err.reason, err: err.message }, 'upstream gave no answer');
-      return refuse(gw, ex, 'internal_error');
-    }
-    const inspection = inspectAnswer(answer, ex.requestId, capability);
-    if (!inspection.ok) {
-      gw.metrics.upstreamErrors.inc({ service: capability.service, reason: 'malformed' });
-      gw.log.error({ request_id: ex.requestId, service: capability.service, status: answer.status, problem: inspection.problem }, 'malformed upstream answer withheld');
-      return refuse(gw, ex, 'internal_error');
-    }
+    let inspection;
+    // Made once: forwarding replaces the request's headers with these.
+    const identity = upstreamHeaders(ex, key, valid.origin);
+    for (let attempt = 1; ; attempt++) {
+      stage = 'upstream';
+      const forwarded = pageCap === null ? identity : { ...identity, [h.pageCap]: String(pageCap) };
+      try {
+        answer = await gw.upstreams.forward(ex.req, ex.res, {
+          target,
+          path: ex.req.url ?? capability.path,
+          headers: forwarded,
+          body: read.body,
+          timeoutMs: gw.config.upstreamTimeoutMs,
+        });
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        gw.metrics.upstreamErrors.inc({ service: capability.service, reason: err.reason });
+        gw.log.error({ request_id: ex.requestId, service: capability.service, reason: err.reason, err: err.message }, 'upstream gave no answer');
+        return refuse(gw, ex, 'internal_error');
+      }
+      inspection = inspectAnswer(answer, ex.requestId, capability);
+      if (!inspection.ok) {
+        gw.metrics.upstreamErrors.inc({ service: capability.service, reason: 'malformed' });
+        gw.log.error({ request_id: ex.requestId, service: capability.service, status: answer.status, problem: inspection.problem }, 'malformed upstream answer withheld');
+        return refuse(gw, ex, 'internal_error');
+      }
+      if (pageCap !== null && inspection.entities.length > pageCap) {
+        gw.metrics.upstreamErrors.inc({ service: capability.service, reason: 'malformed' });
+        gw.log.error({ request_id: ex.requestId, service: capability.service, cap: pageCap, named: inspection.entities.length }, 'upstream page ignored its cap; withheld');
+        return refuse(gw, ex, 'internal_error');
+      }
 
-    const observation = observe(capability, valid.input, answer.status, inspection.errorCode);
-    const charges = answer.status === 200 && capability.cost !== 'nothing' && inspection.entities.length > 0;
-    if (charges || observation) {
+      const observation = observe(capability, valid.input, answer.status, inspection.errorCode, inspection.answerStatus);
+      const charges = answer.status === 200 && capability.cost !== 'nothing' && inspection.entities.length > 0;
+      if (!charges && !observation) break;
       stage = 'settle';
       const now = gw.clock();
       const entities = answer.status === 200 ? inspection.entities : [];
@@ -96,42 +134,43 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
         // Redis would deliver it, charge nothing and add no points (limits/settled-today.ts).
         gw.metrics.settlements.inc({ path: 'repeat' });
         ex.charged = 0;
-      } else {
-        gw.metrics.settlements.inc({ path: 'redis' });
-        const settlement = await settleAnswer(checked.redis, gw.config.redisPrefix, {
-          orgId: key.orgId,
-          keyId: key.keyId,
-          kind: capability.cost,
-          plan: key.plan,
-          entities,
-          observation,
-          policy: checked.policy,
-          now,
-        });
-        stage = 'scoring';
-        const scoringContext = { keyId: key.keyId, orgId: key.orgId, requestId: ex.requestId, capability: capability.name, observation };
-        switch (settlement.outcome) {
-          case 'over_budget':
-            gw.metrics.budgetRefusals.inc({ kind: capability.cost });
-            return refuse(gw, ex, 'extraction_limit_reached', {
-              retryAfterSeconds: secondsToNextUtcMidnight(now),
-              details: { budget: capability.cost, limit: settlement.limit, used: settlement.used },
-            });
-          case 'cool_down': {
-            gw.metrics.extraction.inc({ action: 'cool_down' });
-            const retryAfterSeconds = await checked.enforcer.coolDown(scoringContext, settlement);
-            return refuse(gw, ex, 'extraction_pattern_refused', { retryAfterSeconds });
-          }
-          case 'suspend':
-            gw.metrics.extraction.inc({ action: 'suspend' });
-            await checked.enforcer.suspend(scoringContext, settlement);
-            return refuse(gw, ex, 'key_suspended');
-          case 'deliver':
-            checked.settled.remember(answerToSettle);
-            ex.charged = settlement.spent;
-            if (settlement.spent > 0) gw.metrics.budgetSpent.inc({ kind: capability.cost }, settlement.spent);
-        }
+        break;
       }
+      gw.metrics.settlements.inc({ path: 'redis' });
+      const settlement = await settleAnswer(checked.redis, gw.config.redisPrefix, {
+        orgId: key.orgId,
+        keyId: key.keyId,
+        kind: capability.cost,
+        plan: key.plan,
+        entities,
+        observation,
+        policy: checked.policy,
+        now,
+      });
+      stage = 'scoring';
+      const scoringContext = { keyId: key.keyId, orgId: key.orgId, requestId: ex.requestId, capability: capability.name, observation };
+      if (settlement.outcome === 'over_budget') {
+        if (pageable && settlement.fits > 0 && attempt < MAX_PAGE_ATTEMPTS) {
+          pageCap = settlement.fits;
+          continue;
+        }
+        gw.metrics.budgetRefusals.inc({ kind: capability.cost });
+        return refuse(gw, ex, 'extraction_limit_reached', budgetRefusal(capability.cost, settlement, now));
+      }
+      if (settlement.outcome === 'cool_down') {
+        gw.metrics.extraction.inc({ action: 'cool_down' });
+        const retryAfterSeconds = await checked.enforcer.coolDown(scoringContext, settlement);
+        return refuse(gw, ex, 'extraction_pattern_refused', { retryAfterSeconds });
+      }
+      if (settlement.outcome === 'suspend') {
+        gw.metrics.extraction.inc({ action: 'suspend' });
+        await checked.enforcer.suspend(scoringContext, settlement);
+        return refuse(gw, ex, 'key_suspended');
+      }
+      checked.settled.remember(answerToSettle);
+      ex.charged = settlement.spent;
+      if (settlement.spent > 0) gw.metrics.budgetSpent.inc({ kind: capability.cost }, settlement.spent);
+      break;
     }
 
     ex.status = answer.status;
@@ -153,8 +192,7 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
  */
 async function refuseAfterPeek(gw: GatewayContext, checked: Checked, ex: Exchange, key: KeyRecord, code: Parameters<typeof refuse>[2], details?: Record<string, unknown>): Promise<void> {
   ex.req.resume();
-  const peek = await checkRateWindows(checked.redis, gw.config.redisPrefix, key.keyId, key.plan, false);
-  ex.addHeaders(rateLimitHeaders(peek));
+  ex.addHeaders(await peekRateLimitHeaders(checked.redis, gw.config.redisPrefix, key.keyId, key.plan));
   refuse(gw, ex, code, details ? { details } : {});
 }
 

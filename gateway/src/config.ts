@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH } from '@evidence-record/contract';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -8,7 +8,7 @@ import { baseEnv, env, loadConfig } from '@evidence-record/platform';
  */
 const unsubscribeKey = z.string().min(MIN_UNSUBSCRIBE_KEY_LENGTH, `at least ${MIN_UNSUBSCRIBE_KEY_LENGTH} characters`);
 
-export const gatewayEnv = z.object({
+export const GatewayConfigSchema = z.object({
   ...baseEnv,
   NODE_ENV: z.string().default('development'),
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -50,15 +50,19 @@ export const gatewayEnv = z.object({
     }),
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
+  /** Keys the gateway signs the requests it forwards with (decision 0313): the first signs. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
 }).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
   message: 'required in production: the unsubscribe links of alert emails must be verifiable',
   path: ['UNSUBSCRIBE_SIGNING_KEY'],
 });
 
-export type GatewayEnv = z.infer<typeof gatewayEnv>;
-
 export interface GatewayConfig {
   port: number;
+  /** LISTEN_HOST (127.0.0.1 unless set; the chart and the image set 0.0.0.0). */
+  listenHost?: string;
+  /** Signs every request forwarded to a service (internal-auth in @evidence-record/platform); the first key signs. */
+  internalSigningKeys: readonly string[];
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
@@ -80,9 +84,11 @@ export interface GatewayConfig {
 }
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const e = loadConfig(gatewayEnv, source);
+  const e = loadConfig(GatewayConfigSchema, source);
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
+    listenHost: e.LISTEN_HOST,
+    internalSigningKeys: e.INTERNAL_SIGNING_KEYS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
-import { CACHE_CONTROL, buildRefusal, headers as h, newRequestId, type ErrorCode } from '@evidence-record/contract';
+import { CACHE_CONTROL, buildRefusal, headers as h, internalHeaderPrefix, newRequestId, type ErrorCode } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type Metrics, type Pool, type TraceSpan } from '@evidence-record/platform';
 import type { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
@@ -122,7 +122,7 @@ export function refuse(
 
 /** Request headers a client may never set: the gateway's internal identity headers and the entities header. */
 export function isInternalHeader(name: string): boolean {
-  return name.startsWith('x-er-') || name === h.budgetEntities;
+  return name.startsWith(internalHeaderPrefix) || name === h.budgetEntities;
 }
 
 /** Records the request's usage, metrics and access log line. */

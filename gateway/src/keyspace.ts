@@ -14,7 +14,6 @@ export const orgChangeMessage = (orgId: string): string => `org:${orgId}`;
 
 export const windowNames = ['minute', 'hour', 'day'] as const;
 export type WindowName = (typeof windowNames)[number];
-export const windowLengthMs: Record<WindowName, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 export function rateWindowKeys(prefix: string, keyId: string): [string, string, string] {
   const tag = `${prefix}{k:${keyId}}`;

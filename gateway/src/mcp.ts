@@ -1,6 +1,6 @@
-import { CACHE_CONTROL, headers as h, requestIdPattern } from '@evidence-record/contract';
+import { CACHE_CONTROL, headers as h, isServiceOrigin, presentedKey, requestIdPattern, serviceOriginProblem } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
-import { authenticate, presentedKey } from './access/admission';
+import { authenticate } from './access/admission';
 import type { KeyRecord } from './access/key-record';
 import { originsOf } from './config';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
@@ -50,9 +50,9 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): 
       ex.keyId = key.keyId;
       ex.orgId = key.orgId;
       const serviceOrigin = ex.req.headers[h.serviceOrigin];
-      if (serviceOrigin !== undefined && serviceOrigin !== 'api' && serviceOrigin !== 'mcp') {
+      if (serviceOrigin !== undefined && !isServiceOrigin(serviceOrigin)) {
         ex.req.resume();
-        return refuse(gw, ex, 'invalid_request', { details: { location: 'header', field: h.serviceOrigin, issues: [{ field: h.serviceOrigin, problem: 'must be one of api, mcp' }] } });
+        return refuse(gw, ex, 'invalid_request', { details: { location: 'header', field: h.serviceOrigin, issues: [{ field: h.serviceOrigin, problem: serviceOriginProblem }] } });
       }
     }
     // Protocol traffic is attributed to MCP whatever the header says; attribution never decides access.

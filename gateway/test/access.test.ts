@@ -3,6 +3,7 @@ import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-rec
 import { createPool, type Pool } from '@evidence-record/platform';
 import { admin, call, dropPrefix, redisClient, createPlan, errorCode, gatewayConfig, orgWithKey, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * Keys, scopes, plans, suspension and account binding, against a real
@@ -111,14 +112,11 @@ describe('status changes reach every replica within one second', () => {
     expect((await call(product(gw2.url), { key: k.key })).status).toBe(200);
     const revokedAt = Date.now();
     await admin(env, 'key', 'revoke', k.keyId);
-    const refusedBy = async (base: string) => {
-      for (;;) {
-        const r = await call(product(base), { key: k.key });
-        if (r.status === 401) return Date.now() - revokedAt;
-        if (Date.now() - revokedAt > 3000) return Infinity;
-        await new Promise((res) => setTimeout(res, 20));
-      }
-    };
+    const refusedBy = (base: string) =>
+      waitFor(`${base} to refuse the revoked key`, async () => (await call(product(base), { key: k.key })).status === 401, 3000, 20).then(
+        () => Date.now() - revokedAt,
+        () => Infinity,
+      );
     const [a, b] = await Promise.all([refusedBy(gw.url), refusedBy(gw2.url)]);
     expect(a).toBeLessThan(1000);
     expect(b).toBeLessThan(1000);
@@ -129,7 +127,7 @@ describe('status changes reach every replica within one second', () => {
     expect((await call(product(gw2.url), { key: k.key })).status).toBe(200);
     const rotated = await admin(env, 'key', 'rotate', k.keyId);
     expect(rotated.replaces).toBe(k.keyId);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('both replicas refuse the rotated key', async () => (await call(product(gw.url), { key: k.key })).status === 401 && (await call(product(gw2.url), { key: k.key })).status === 401, 200, 20);
     for (const base of [gw.url, gw2.url]) {
       expect((await call(product(base), { key: k.key })).status).toBe(401);
       expect((await call(product(base), { key: String(rotated.key) })).status).toBe(200);
@@ -140,19 +138,19 @@ describe('status changes reach every replica within one second', () => {
     const k = await orgWithKey(env);
     expect((await call(product(gw2.url), { key: k.key })).status).toBe(200);
     await admin(env, 'key', 'suspend', k.keyId, '--reason', 'test');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('the suspension on the second replica', async () => (await call(product(gw2.url), { key: k.key })).status === 403, 200, 20);
     let r = await call(product(gw2.url), { key: k.key });
     expect([r.status, errorCode(r)]).toEqual([403, 'key_suspended']);
     // Refusals still report the windows.
     expect(r.headers.get('ratelimit-policy')).toBe('minute');
     await admin(env, 'key', 'unsuspend', k.keyId);
+    await waitFor('the key restored on the second replica', async () => (await call(product(gw2.url), { key: k.key })).status === 200, 200, 20);
     await admin(env, 'org', 'suspend', k.orgId);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('the organisation suspension on the second replica', async () => (await call(product(gw2.url), { key: k.key })).status === 403, 200, 20);
     r = await call(product(gw2.url), { key: k.key });
     expect([r.status, errorCode(r)]).toEqual([403, 'key_suspended']);
     await admin(env, 'org', 'unsuspend', k.orgId);
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await call(product(gw2.url), { key: k.key })).status).toBe(200);
+    await waitFor('the organisation restored on the second replica', async () => (await call(product(gw2.url), { key: k.key })).status === 200, 200, 20);
   });
 });
 
@@ -168,7 +166,7 @@ describe('scopes, plans and account binding', () => {
     const k = await orgWithKey(env, { plan: 'pro', account: true, scopes: 'ledger:read,products:read' });
     expect((await call(`${gw.url}/api/v1/ledger`, { key: k.key })).status).toBe(200);
     await admin(env, 'org', 'set-plan', k.orgId, '--plan', 'free');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('the plan change', async () => (await call(`${gw.url}/api/v1/ledger`, { key: k.key })).status === 403, 200, 20);
     const r = await call(`${gw.url}/api/v1/ledger`, { key: k.key });
     expect([r.status, errorCode(r)]).toEqual([403, 'plan_entitlement_required']);
     await createPlan(pool, 'no_history', { minute: 100, hour: 1000, day: 10000, capabilities: ['get_product_record'] });
@@ -186,7 +184,7 @@ describe('scopes, plans and account binding', () => {
     expect(seen['x-er-watch-limit']).toBe('50');
     expect(seen['x-er-plan-id']).toBe('pro');
     await admin(env, 'account', 'create', '--org', k.orgId, '--email', 'second@example.test');
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('the second account', async () => (await call(`${gw.url}/api/v1/watch`, { key: k.key })).status === 403, 200, 20);
     const r = await call(`${gw.url}/api/v1/watch`, { key: k.key });
     expect([r.status, errorCode(r)]).toEqual([403, 'account_binding_required']);
   });
@@ -257,8 +255,7 @@ describe('logs and metrics', () => {
       await call(product(g.url), { headers: { 'x-service-key': `${k.key}x` } });
       await call(`${g.url}/mcp?key=${k.key}`, { method: 'POST', key: k.key, body: '{}', headers: { 'content-type': 'application/json' } });
       await admin(env, 'key', 'revoke', k.keyId);
-      await new Promise((r) => setTimeout(r, 200));
-      await call(product(g.url), { key: k.key });
+      await waitFor('the revocation', async () => (await call(product(g.url), { key: k.key })).status === 401, 200, 20);
       const text = lines.join('');
       expect(text).toContain(k.keyId);
       expect(text).toMatch(/"request_id":"req_[0-9a-f]{24}"/);

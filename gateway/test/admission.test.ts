@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capabilities } from '@evidence-record/contract';
-import { presentedKey, authorizeCapability } from '../src/access/admission';
+import { authorizeCapability } from '../src/access/admission';
 import { key } from './support/key-record';
-
-describe('presented keys', () => {
-  it('reads Authorization: Bearer and X-Service-Key identically, never anything else', () => {
-    expect(presentedKey({ authorization: 'Bearer sk_x' })).toBe('sk_x');
-    expect(presentedKey({ authorization: 'bearer sk_x' })).toBe('sk_x');
-    expect(presentedKey({ 'x-service-key': 'sk_x' })).toBe('sk_x');
-    expect(presentedKey({ authorization: 'Bearer sk_x', 'x-service-key': 'sk_x' })).toBe('sk_x');
-    expect(presentedKey({ authorization: 'Bearer sk_x', 'x-service-key': 'sk_y' })).toBeNull();
-    expect(presentedKey({ authorization: 'Basic c2s6eA==' })).toBeNull();
-    expect(presentedKey({ authorization: 'Bearer a b' })).toBeNull();
-    expect(presentedKey({})).toBeNull();
-  });
-});
 
 describe('authorization order: scope, then plan, then account binding', () => {
   it('refuses a missing scope first, naming it', () => {

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { budgetKey, utcDay } from '../src/keyspace';
-import { call, dropPrefix, errorCode, redisClient, waitFor } from './support/harness';
+import { call, dropPrefix, errorCode, redisClient } from './support/harness';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 const exec = promisify(execFile);
 
@@ -95,13 +96,13 @@ describe('a key issued by the CLI, driving capabilities through the gateway', ()
     const client = new pg.Client({ connectionString: stack.db.url });
     await client.connect();
     try {
-      const rows = await waitFor(async () => {
+      const rows = await waitFor('6 usage rows', async () => {
         const r = await client.query<{ capability: string; origin: string; http_status: number; entities_charged: number }>(
           'SELECT capability, origin, http_status, entities_charged FROM usage_log WHERE key_id = $1',
           [issued.key_id],
         );
         return r.rows.length >= 6 ? r.rows : null;
-      }, 10_000);
+      }, 10_000, 25);
       expect(rows.find((r) => r.capability === 'resolve_product')?.origin).toBe('mcp');
       expect(rows.find((r) => r.capability === 'get_record_version')).toMatchObject({ http_status: 200, entities_charged: 0 });
       expect(rows.reduce((n, r) => n + r.entities_charged, 0)).toBeGreaterThan(0);
@@ -115,10 +116,10 @@ describe('a key issued by the CLI, driving capabilities through the gateway', ()
     const revoked = await npmAdmin('key', 'revoke', String(issued.key_id));
     expect(revoked.key_id).toBe(issued.key_id);
     const at = Date.now();
-    const refused = await waitFor(async () => {
+    const refused = await waitFor('the revoked key refused', async () => {
       const r = await call(`${base}/api/v1/record/version`, { key });
       return r.status === 401 ? r : null;
-    }, 3000);
+    }, 3000, 25);
     expect(Date.now() - at).toBeLessThan(1000);
     expect(errorCode(refused)).toBe('invalid_credentials');
   }, 60_000);

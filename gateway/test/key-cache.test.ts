@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { KeyCache } from '../src/access/key-cache';
 import { key } from './support/key-record';
 
@@ -23,7 +24,8 @@ describe('key cache', () => {
     expect(loads).toBe(3);
 
     const pending = cache.lookup('slow');
-    await new Promise((r) => setTimeout(r, 5));
+    // Invalidate while the load is under way: the loader has been called and not answered.
+    await waitFor('the slow load to start', () => release !== null, 1_000, 1);
     cache.invalidate('slow');
     release!();
     await pending;

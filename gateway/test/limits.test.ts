@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { budgetKey, rateWindowKeys, utcDay } from '../src/keyspace';
-import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type RunningGateway } from './support/harness';
-import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type RunningGateway } from './support/harness';
+import { waitFor } from '@evidence-record/test-support/wait';
+import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
  * Rate windows per key and daily distinct-entity budgets per organisation,
@@ -137,13 +138,13 @@ describe('daily distinct-entity budgets', () => {
     expect((await get('/api/v1/record/version', k.key)).status).toBe(200);
     // Other kinds have their own budget: Signals are still available.
     expect((await get('/api/v1/signals/sig_000000000001', k.key)).status).toBe(200);
-    const usage = await waitFor(async () => {
+    const usage = await waitFor('53 usage rows', async () => {
       const { rows } = await pool.query<{ charged: number; n: number }>(
         'SELECT coalesce(sum(entities_charged), 0)::int AS charged, count(*)::int AS n FROM usage_log WHERE key_id = $1',
         [k.keyId],
       );
       return rows[0]!.n >= 53 ? rows[0] : null;
-    });
+    }, 5000, 25);
     expect(usage.charged).toBe(16);
   });
 
@@ -163,6 +164,51 @@ describe('daily distinct-entity budgets', () => {
     // One new product still fits, from either key.
     expect((await get(`/api/v1/products/${pid(300)}`, b.key)).status).toBe(200);
     expect((await get(`/api/v1/products/${pid(301)}`, a.key)).status).toBe(429);
+  });
+
+  it('a page that would cross the budget is asked again, as long as what is left allows, with next_cursor to the rest', async () => {
+    const k = await orgWithKey(env, { plan: 'wide_windows' });
+    const day = budgetKey(prefix, k.orgId, utcDay(Date.now()), 'signal');
+    const first = await get('/api/v1/signals?limit=20', k.key);
+    expect(first.status, first.text.slice(0, 200)).toBe(200);
+    const named = (first.body.coverage as { entities: string[] }).entities;
+    expect(named).toEqual(feedSignals.slice(0, 15).map((s) => s.id));
+    expect(first.body.next_cursor).toBeTruthy();
+    expect(await redis.scard(day)).toBe(15);
+    // The service was asked for 15: the cap travelled as x-er-page-cap.
+    expect((first.body.coverage as { seen_headers: Record<string, string> }).seen_headers['x-er-page-cap']).toBe('15');
+    // Nothing left: the next page is refused, with figures that are true.
+    const next = await get(`/api/v1/signals?limit=20&cursor=${String(first.body.next_cursor)}`, k.key);
+    expect([next.status, errorCode(next)]).toEqual([429, 'extraction_limit_reached']);
+    expect((next.body.error as { details: unknown }).details).toEqual({ budget: 'signal', limit: 15, used: 15, remaining: 0, needed: 20 });
+    expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Naming the same Signals again costs nothing.
+    expect((await get('/api/v1/signals?limit=15', k.key)).status).toBe(200);
+  });
+
+  it('concurrent pages never deliver more than the budget holds, and what is delivered is what is charged', async () => {
+    const k = await orgWithKey(env, { plan: 'wide_windows' });
+    const pages = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => get(`/api/v1/signals?limit=5&cursor=${Buffer.from(String(i * 5)).toString('base64url')}`, k.key)),
+    );
+    const delivered = new Set(pages.filter((p) => p.status === 200).flatMap((p) => (p.body.coverage as { entities: string[] }).entities));
+    for (const p of pages.filter((p) => p.status !== 200)) expect(errorCode(p)).toBe('extraction_limit_reached');
+    const charged = await redis.smembers(budgetKey(prefix, k.orgId, utcDay(Date.now()), 'signal'));
+    expect(charged.length).toBeLessThanOrEqual(15);
+    expect([...delivered].sort()).toEqual(charged.sort());
+  });
+
+  it('an answer that is not a page is refused whole, saying how much is left', async () => {
+    const a = await orgWithKey(env, { plan: 'wide_windows' });
+    for (let i = 0; i < 13; i++) expect((await get(`/api/v1/products/${pid(500 + i)}`, a.key)).status).toBe(200);
+    const crossing = await get('/api/v1/products/compare', a.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product_ids: [pid(600), pid(601), pid(602)] }),
+    });
+    expect([crossing.status, errorCode(crossing)]).toEqual([429, 'extraction_limit_reached']);
+    expect((crossing.body.error as { details: unknown; message: string }).details).toEqual({ budget: 'product', limit: 15, used: 13, remaining: 2, needed: 3 });
+    expect((crossing.body.error as { message: string }).message).toContain('only 2 of');
   });
 
   it('refusals spend nothing: a not_found answer charges no budget', async () => {

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
-import { freePort } from '@evidence-record/test-support/stack';
-import { call, errorCode, gatewayConfig, orgWithKey, startGateway, waitFor, type IssuedKey, type RunningGateway } from './support/harness';
+import { privateRedis, type PrivateServer } from '@evidence-record/test-support/private-servers';
+import { call, errorCode, gatewayConfig, orgWithKey, startGateway, type IssuedKey, type RunningGateway } from './support/harness';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -16,49 +16,24 @@ let db: TestDatabase;
 let pool: Pool;
 let up: FakeUpstreams;
 let gw: RunningGateway;
+let redis: PrivateServer & { url: string };
 let port: number;
-let server: ChildProcess | null = null;
 let k: IssuedKey;
 
-async function startRedis(): Promise<void> {
-  server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await waitFor(async () => {
-    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  });
-}
-
-async function stopRedis(): Promise<void> {
-  const s = server;
-  server = null;
-  if (!s || s.exitCode !== null) return;
-  const exited = new Promise((r) => s.once('exit', r));
-  s.kill('SIGKILL');
-  await exited;
-}
-
 beforeAll(async () => {
-  port = await freePort();
-  await startRedis();
+  redis = await privateRedis();
+  port = redis.port;
   db = await emptyDatabase();
   pool = createPool(db.url);
   const { redisPrefix } = isolationPrefix('gw-redis-outage');
   up = await startFakeUpstreams();
-  const redisUrl = `redis://127.0.0.1:${port}`;
+  const redisUrl = redis.url;
   gw = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix, redisUrl, upstreams: up.urls }));
   k = await orgWithKey({ DATABASE_URL: db.url, REDIS_PREFIX: redisPrefix, REDIS_URL: redisUrl } as never);
 });
 afterAll(async () => {
   await gw?.close();
-  await stopRedis();
+  await redis?.dispose();
   await up?.close();
   await pool?.end();
   await db?.drop();
@@ -127,7 +102,7 @@ describe('Redis use on the hot path', () => {
 describe('Redis down', () => {
   it('fails closed with 500 internal_error and the request id, at once, then recovers and forgets what it could not hear', async () => {
     expect((await product()).status).toBe(200);
-    await stopRedis();
+    await redis.stop();
 
     const started = Date.now();
     const refused = await Promise.all([product(), product(), call(`${gw.url}/api/v1/record/version`, { key: k.key })]);
@@ -145,13 +120,13 @@ describe('Redis down', () => {
     // While nobody could publish it, the key was revoked.
     await pool.query('UPDATE api_keys SET revoked_at = now() WHERE key_id = $1', [k.keyId]);
 
-    await startRedis();
-    await waitFor(async () => (await call(`${gw.url}/readyz`)).status === 200, 10_000);
+    await redis.start();
+    await waitFor('the gateway ready again', async () => (await call(`${gw.url}/readyz`)).status === 200, 10_000, 25);
     // The revocation holds although no invalidation message was ever sent.
-    const r = await waitFor(async () => {
+    const r = await waitFor('an answer that is not 500', async () => {
       const res = await product();
       return res.status === 500 ? null : res;
-    }, 5000);
+    }, 5000, 25);
     expect([r.status, errorCode(r)]).toEqual([401, 'invalid_credentials']);
   });
 });

@@ -20,4 +20,9 @@ describe('what a request tells the extraction score', () => {
     expect(observe(capabilities.get_category_snapshot, input({ query: { from: '2026-01-01', to: '2026-01-07' } }), 200, null)).toEqual({ kind: 'window', value: 'snapshot:2026-01-01..2026-01-07' });
     expect(observe(capabilities.get_product_record, input({ params: { product_id: 'prd_aaaaaaaaaaaa' } }), 400, 'invalid_request')).toBeNull();
   });
+  it('unwatching an id the Record does not hold is scored like a not-found id; a real unwatch is not', () => {
+    const path = input({ params: { product_id: 'prd_zzzzzzzzzzzz' } });
+    expect(observe(capabilities.unwatch_product, path, 200, null, 'unsupported')).toEqual({ kind: 'not_found', value: 'prd_zzzzzzzzzzzz' });
+    expect(observe(capabilities.unwatch_product, path, 200, null, 'supported')).toBeNull();
+  });
 });

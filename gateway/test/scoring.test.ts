@@ -4,7 +4,8 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { scoreKeys, utcDay } from '../src/keyspace';
 import type { ScoringPolicy } from '../src/scoring/policy';
-import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, waitFor, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -81,11 +82,11 @@ describe('a key probing for ids', () => {
     }
     expect(code(last!)).toEqual([403, 'key_suspended']);
     // Suspended for good: Postgres says so, every later request says so.
-    const { rows } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
-    await new Promise((r) => setTimeout(r, 400));
-    const after = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
-    expect((rows[0]?.suspended_at ?? after.rows[0]!.suspended_at)).not.toBeNull();
-    expect(after.rows[0]!.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
+    const suspended = await waitFor('the suspension in Postgres', async () => {
+      const { rows } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
+      return rows[0]?.suspended_at ? rows[0] : null;
+    }, 400, 20);
+    expect(suspended.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
     expect(code(await call(`${g.url}/api/v1/record/version`, { key: k.key }))).toEqual([403, 'key_suspended']);
 
     // The operator sees why.
@@ -100,8 +101,7 @@ describe('a key probing for ids', () => {
 
     // And lifts it: the key answers again, with its score cleared.
     await admin(env, 'key', 'unsuspend', k.keyId);
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key })).status).toBe(200);
+    await waitFor('the key to answer again', async () => (await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key })).status === 200, 200, 20);
     expect(await storedScore(k)).toBe(0);
   });
 });
@@ -227,10 +227,10 @@ describe('repeats this replica has already settled', () => {
     // The operator clears the key's extraction state: the replica forgets, so 'alpha' is counted in Redis again.
     await admin(env, 'key', 'unsuspend', k.keyId);
     expect(await redis.exists(identifiers)).toBe(0);
-    await waitFor(async () => {
+    await waitFor('the identifier recorded again', async () => {
       expect((await resolve('alpha')).status).toBe(200);
       return (await redis.sismember(identifiers, 'resolve:alpha')) === 1;
-    });
+    }, 5000, 25);
     expect(await storedScore(k)).toBe(0);
   });
 });

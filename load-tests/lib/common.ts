@@ -17,6 +17,9 @@ import type { Response } from 'k6/http';
 import { check, fail, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 import type { Threshold } from 'k6/options';
+import { durationMs, splitSequence, splitSet } from './lists.ts';
+
+export { durationMs };
 
 // ---------------------------------------------------------------------------
 // Configuration
@@ -53,16 +56,14 @@ export function envBool(name: string, fallback: boolean): boolean {
   return /^(1|true|yes|on)$/i.test(v);
 }
 
-/** A comma-separated list; empty entries dropped, duplicates removed, order kept. */
+/** A comma-separated set (fixture ids, names to skip): empty entries dropped, duplicates removed, order kept. */
 export function envList(name: string): string[] {
-  const v = env(name);
-  if (v === undefined) return [];
-  const out: string[] = [];
-  for (const part of v.split(',')) {
-    const s = part.trim();
-    if (s !== '' && out.indexOf(s) === -1) out.push(s);
-  }
-  return out;
+  return splitSet(env(name));
+}
+
+/** A comma-separated sequence (stages): every entry kept, repeats included, in order. */
+export function envSequence(name: string): string[] {
+  return splitSequence(env(name));
 }
 
 export interface Config {
@@ -358,21 +359,6 @@ export function errorCode(res: Response): string | undefined {
 // ---------------------------------------------------------------------------
 
 /** k6-style duration ("90s", "2m", "1h30m", "500ms") in milliseconds. */
-export function durationMs(d: string): number {
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  let total = 0;
-  let matched = '';
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(d)) !== null) {
-    const n = parseFloat(m[1] as string);
-    const unit = m[2] as string;
-    total += unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60000 : n * 3600000;
-    matched += m[0];
-  }
-  if (matched !== d.trim() || matched === '') throw new Error(`not a duration: "${d}"`);
-  return total;
-}
-
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }

@@ -25,9 +25,8 @@ import {
   MIX_SLO,
   capabilityThresholds,
   config,
-  durationMs,
   envInt,
-  envList,
+  envSequence,
   latencyThresholds,
   loadSetup,
   mixCapabilities,
@@ -36,35 +35,15 @@ import {
   scaled,
 } from '../lib/common.ts';
 import type { Fixtures } from '../lib/common.ts';
+import { parseStages, splitSequence, type Stage } from '../lib/lists.ts';
 
 const MIX = mixFromEnv();
 
-interface Stage {
-  target: number;
-  duration: string;
-  tag: string;
-  endsAtMs: number;
-}
-
 const DEFAULT_STAGES = '25:1m,25:2m,50:1m,50:2m,100:1m,100:2m,200:1m,200:2m,400:1m,400:2m,800:1m,800:2m,0:30s';
 
-function parseStages(): Stage[] {
-  const raw = envList('STRESS_STAGES');
-  const entries = raw.length > 0 ? raw : DEFAULT_STAGES.split(',');
-  const out: Stage[] = [];
-  let t = 0;
-  entries.forEach((e, i) => {
-    const [target, duration] = e.split(':');
-    const n = parseInt(target ?? '', 10);
-    if (!isFinite(n) || n < 0 || duration === undefined) throw new Error(`STRESS_STAGES entry "${e}" is not target:duration`);
-    t += durationMs(duration);
-    const idx = i < 9 ? `0${i + 1}` : `${i + 1}`;
-    out.push({ target: n, duration, tag: `s${idx}_${n}rps`, endsAtMs: t });
-  });
-  return out;
-}
-
-const STAGES = parseStages();
+// A sequence, not a set: "100:1m,100:3m" is a ramp then a hold, and a repeated stage is run again.
+const configured = envSequence('STRESS_STAGES');
+const STAGES = parseStages(configured.length > 0 ? configured : splitSequence(DEFAULT_STAGES));
 const peak = STAGES.reduce((m, s) => Math.max(m, s.target), 0);
 
 function stageThresholds(): { [metric: string]: Threshold[] } {

@@ -73,15 +73,16 @@ export interface BenchResults {
   commit: string;
   dirty: boolean;
   machine: { nproc: number; cpu: string; memoryGb: number; node: string; os: string; loadBefore: number[]; loadAfter: number[] };
-  settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number };
+  /** `repeat`: how many times each judged measurement ran (--repeat); the summary gives the median and the range. */
+  settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number; repeat: number };
   records: { demo: RecordSize; large: RecordSize & { reused: boolean; buildSeconds: number } };
   idle: { seconds: number; redisCommands: number; redisByCommand: Record<string, number>; pgStatements: number };
   overhead: OverheadRow[];
   hotPath: HotPathRow[];
   capabilities: CapabilityRow[];
   mcp: McpComparison[];
-  /** The same REST call direct and through two bare Node.js hops, paced like the judged MCP row. */
-  hopFloor: { mode: string; rest: LoadResult; hops: LoadResult } | null;
+  /** The same REST call direct and through two bare Node.js hops, paced like the judged MCP row (one per run). */
+  hopFloor: Array<{ mode: string; rest: LoadResult; hops: LoadResult }>;
   fanout: FanoutResult[];
   profiles: ServiceProfile[];
   notes: string[];
@@ -111,88 +112,145 @@ export function clean(r: LoadResult): boolean {
   return r.requests > 0 && r.non2xx === 0 && r.errors === 0 && r.timeouts === 0;
 }
 
-/** The summary: one line per figure with its target and verdict. */
+/** Rows in first-seen order of their key: the repetitions of one measurement together. */
+export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Array<[string, T[]]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    out.set(k, [...(out.get(k) ?? []), row]);
+  }
+  return [...out.entries()];
+}
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return { median: NaN, min: NaN, max: NaN, n: 0 };
+  const mid = Math.floor(v.length / 2);
+  return { median: v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2, min: v[0]!, max: v.at(-1)!, n: v.length };
+}
+
+/** "median (min–max over n runs)", or the one value of a single run. */
+export function rangeText(s: Spread, format: (v: number) => string = ratio): string {
+  if (s.n <= 1) return format(s.median);
+  return `${format(s.median)} (${format(s.min)}–${format(s.max)} over ${s.n} runs)`;
+}
+
+/** "met in k of n runs" for a judged figure measured more than once. */
+function metIn(values: readonly number[], ok: (v: number) => boolean): string {
+  return values.length > 1 ? `; met in ${values.filter(ok).length} of ${values.length}` : '';
+}
+
+/**
+ * The summary: one line per figure with its target and verdict. A figure
+ * measured in several runs (`--repeat`, 3 by default) is reported as its
+ * median with the range over the runs, and judged on the median; counts
+ * (round trips, statements) are judged on their worst run, and a comparison
+ * with any refused or failed request in any run is not a figure (FAIL).
+ */
 export function figures(r: BenchResults): Figure[] {
   const out: Figure[] = [];
-  for (const o of r.overhead) {
-    const v = o.full.rps / o.off.rps;
+  for (const [capability, rows] of groupBy(r.overhead, (o) => o.capability)) {
+    const v = rows.map((o) => o.full.rps / o.off.rps);
+    const s = spread(v);
+    const ok = (x: number) => x >= targets.checksRatio;
     out.push({
-      figure: `Throughput ratio full / checks off, ${o.capability}`,
-      value: `${ratio(v)} (${rps(o.full.rps)} / ${rps(o.off.rps)} req/s)`,
+      figure: `Throughput ratio full / checks off, ${capability}`,
+      value: `${rangeText(s)}${metIn(v, ok)} (${rps(spread(rows.map((o) => o.full.rps)).median)} / ${rps(spread(rows.map((o) => o.off.rps)).median)} req/s, medians)`,
       target: `≥ ${targets.checksRatio}`,
-      pass: clean(o.full) && clean(o.off) ? v >= targets.checksRatio : false,
+      pass: rows.every((o) => clean(o.full) && clean(o.off)) ? ok(s.median) : false,
     });
-    if (o.full.cpuUsPerRequest && o.off.cpuUsPerRequest) {
+    const cpu = rows.filter((o) => o.full.cpuUsPerRequest && o.off.cpuUsPerRequest);
+    if (cpu.length > 0) {
       out.push({
-        figure: `Gateway CPU per request checks off / full, ${o.capability} (the throughput ratio when the gateway is the bottleneck)`,
-        value: `${ratio(o.off.cpuUsPerRequest / o.full.cpuUsPerRequest)} (${Math.round(o.off.cpuUsPerRequest)} / ${Math.round(o.full.cpuUsPerRequest)} µs)`,
+        figure: `Gateway CPU per request checks off / full, ${capability} (the throughput ratio when the gateway is the bottleneck)`,
+        value: `${rangeText(spread(cpu.map((o) => o.off.cpuUsPerRequest! / o.full.cpuUsPerRequest!)))} (${Math.round(spread(cpu.map((o) => o.off.cpuUsPerRequest!)).median)} / ${Math.round(spread(cpu.map((o) => o.full.cpuUsPerRequest!)).median)} µs, medians)`,
         target: 'information',
         pass: null,
       });
     }
   }
-  for (const h of r.hotPath) {
+  const count = (v: number, digits: number) => v.toFixed(digits);
+  for (const [capability, rows] of groupBy(r.hotPath, (h) => h.capability)) {
+    const redis = spread(rows.map((h) => h.redisPerRequest));
+    const pgAwaited = spread(rows.map((h) => h.pgAwaitedPerRequest));
+    const pgAll = spread(rows.map((h) => h.pgAllPerRequest));
     out.push({
-      figure: `Redis round trips per request, ${h.capability}`,
-      value: h.redisPerRequest.toFixed(2),
+      figure: `Redis round trips per request, ${capability}`,
+      value: rangeText(redis, (v) => count(v, 2)),
       target: `≤ ${targets.redisPerRequest}`,
-      pass: h.redisPerRequest <= targets.redisPerRequest + 0.005,
+      pass: redis.max <= targets.redisPerRequest + 0.005,
     });
     out.push({
-      figure: `Postgres queries per request on the request path, ${h.capability}`,
-      value: `${h.pgAwaitedPerRequest.toFixed(3)} (all gateway statements incl. background: ${h.pgAllPerRequest.toFixed(4)})`,
+      figure: `Postgres queries per request on the request path, ${capability}`,
+      value: `${rangeText(pgAwaited, (v) => count(v, 3))} (all gateway statements incl. background: ${rangeText(pgAll, (v) => count(v, 4))})`,
       target: `${targets.pgPerRequest}`,
-      pass: h.pgAwaitedPerRequest <= 0.0005,
+      pass: pgAwaited.max <= 0.0005,
     });
   }
-  for (const c of r.capabilities) {
-    const v = c.large.p99 / c.demo.p99;
+  for (const [capability, rows] of groupBy(r.capabilities, (c) => c.capability)) {
+    const v = rows.map((c) => c.large.p99 / c.demo.p99);
+    const s = spread(v);
+    const ok = (x: number) => x <= targets.largeRecordP99Ratio;
     out.push({
-      figure: `p99 ratio ${r.records.large.products.toLocaleString('en-US')}-product / demo Record, ${c.capability}`,
-      value: `${ratio(v)} (${ms(c.large.p99)} / ${ms(c.demo.p99)})`,
+      figure: `p99 ratio ${r.records.large.products.toLocaleString('en-US')}-product / demo Record, ${capability}`,
+      value: `${rangeText(s)}${metIn(v, ok)} (${ms(spread(rows.map((c) => c.large.p99)).median)} / ${ms(spread(rows.map((c) => c.demo.p99)).median)}, medians)`,
       target: `≤ ${targets.largeRecordP99Ratio}`,
-      pass: clean(c.demo) && clean(c.large) ? v <= targets.largeRecordP99Ratio : false,
+      pass: rows.every((c) => clean(c.demo) && clean(c.large)) ? ok(s.median) : false,
     });
   }
-  for (const m of r.mcp) {
-    const ok = clean(m.rest) && clean(m.mcp);
-    const p50 = m.mcp.p50 / m.rest.p50;
-    const p99 = m.mcp.p99 / m.rest.p99;
-    const judged = m.mode.startsWith('paced');
-    out.push({
-      figure: `MCP / REST latency p50, ${m.tool} (${m.mode})`,
-      value: `${ratio(p50)} (${ms(m.mcp.p50)} / ${ms(m.rest.p50)})`,
-      target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
-      pass: judged ? ok && p50 <= targets.mcpLatencyRatio : null,
-    });
-    out.push({
-      figure: `MCP / REST latency p99, ${m.tool} (${m.mode})`,
-      value: `${ratio(p99)} (${ms(m.mcp.p99)} / ${ms(m.rest.p99)})`,
-      target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
-      pass: judged ? ok && p99 <= targets.mcpLatencyRatio : null,
-    });
+  for (const [, rows] of groupBy(r.mcp, (m) => `${m.tool}|${m.mode}`)) {
+    const m0 = rows[0]!;
+    const okRuns = rows.every((m) => clean(m.rest) && clean(m.mcp));
+    const judged = m0.mode.startsWith('paced');
+    const ok = (x: number) => x <= targets.mcpLatencyRatio;
+    for (const q of ['p50', 'p99'] as const) {
+      const v = rows.map((m) => m.mcp[q] / m.rest[q]);
+      const s = spread(v);
+      out.push({
+        figure: `MCP / REST latency ${q}, ${m0.tool} (${m0.mode})`,
+        value: `${rangeText(s)}${judged ? metIn(v, ok) : ''} (${ms(spread(rows.map((m) => m.mcp[q])).median)} / ${ms(spread(rows.map((m) => m.rest[q])).median)}, medians)`,
+        target: judged ? `≤ ${targets.mcpLatencyRatio}` : 'information',
+        pass: judged ? okRuns && ok(s.median) : null,
+      });
+    }
   }
-  if (r.hopFloor) {
-    const h = r.hopFloor;
+  for (const [mode, rows] of groupBy(r.hopFloor, (h) => h.mode)) {
     out.push({
-      figure: `Floor for two extra hops: the same REST call through two bare Node.js HTTP hops / direct, p50 (${h.mode})`,
-      value: `${ratio(h.hops.p50 / h.rest.p50)} (${ms(h.hops.p50)} / ${ms(h.rest.p50)})`,
+      figure: `Floor for two extra hops: the same REST call through two bare Node.js HTTP hops / direct, p50 (${mode})`,
+      value: `${rangeText(spread(rows.map((h) => h.hops.p50 / h.rest.p50)))} (${ms(spread(rows.map((h) => h.hops.p50)).median)} / ${ms(spread(rows.map((h) => h.rest.p50)).median)}, medians)`,
       target: 'information',
       pass: null,
     });
   }
-  for (const f of r.fanout) {
+  for (const [, rows] of groupBy(r.fanout, (f) => `${f.replicas}|${f.watchers}`)) {
+    const f0 = rows[0]!;
+    const workers = `${f0.replicas} email worker${f0.replicas > 1 ? 's' : ''}`;
+    const delivered = rows.filter((f) => f.seconds !== null);
+    const s = spread(delivered.map((f) => f.seconds!));
+    const ok = (x: number) => x <= targets.fanoutSeconds;
     out.push({
-      figure: `Alert fan-out to ${f.watchers.toLocaleString('en-US')} watchers, ${f.replicas} email worker${f.replicas > 1 ? 's' : ''}: all emails in the SMTP sink`,
-      value: f.seconds === null ? `not all within the time limit (${f.uniqueAlerts.toLocaleString('en-US')} arrived)` : `${f.seconds.toFixed(1)} s`,
+      figure: `Alert fan-out to ${f0.watchers.toLocaleString('en-US')} watchers, ${workers}: all emails in the SMTP sink`,
+      value:
+        delivered.length === rows.length
+          ? `${rangeText(s, (v) => `${v.toFixed(1)} s`)}${metIn(delivered.map((f) => f.seconds!), ok)}`
+          : `not all within the time limit in ${rows.length - delivered.length} of ${rows.length} run${rows.length > 1 ? 's' : ''}${delivered.length ? `; the others ${rangeText(s, (v) => `${v.toFixed(1)} s`)}` : ''}`,
       target: `≤ ${targets.fanoutSeconds} s`,
-      pass: f.seconds !== null && f.seconds <= targets.fanoutSeconds && f.uniqueAlerts === f.watchers,
+      pass: delivered.length === rows.length && rows.every((f) => f.uniqueAlerts === f.watchers) && ok(s.median),
     });
+    const duplicates = rows.reduce((n, f) => n + f.duplicates, 0);
+    const sum = (k: 'messages' | 'uniqueAlerts' | 'recipients') => rows.reduce((n, f) => n + f[k], 0).toLocaleString('en-US');
     out.push({
-      figure: `Alert fan-out, ${f.replicas} email worker${f.replicas > 1 ? 's' : ''}: emails sent twice`,
-      value: `${f.duplicates} (${f.messages.toLocaleString('en-US')} messages, ${f.uniqueAlerts.toLocaleString('en-US')} distinct alerts, ${f.recipients.toLocaleString('en-US')} recipients)`,
+      figure: `Alert fan-out, ${workers}: emails sent twice`,
+      value: `${duplicates} (${sum('messages')} messages, ${sum('uniqueAlerts')} distinct alerts, ${sum('recipients')} recipients${rows.length > 1 ? `, ${rows.length} runs together` : ''})`,
       target: '0',
-      pass: f.duplicates === 0,
+      pass: duplicates === 0,
     });
   }
   return out;
@@ -234,12 +292,28 @@ export function historyLine(r: BenchResults): string {
   const fs = figures(r);
   const passed = fs.filter((f) => f.pass === true).length;
   const judged = fs.filter((f) => f.pass !== null).length;
-  const over = r.overhead.map((o) => `${o.capability.replace(/_/g, ' ')} ${ratio(o.full.rps / o.off.rps)}`).join(', ');
+  // Medians over the run's repetitions, with the range where there were several.
+  const span = (values: number[], format: (v: number) => string = ratio) => {
+    const s = spread(values);
+    return s.n > 1 ? `${format(s.median)} (${format(s.min)}–${format(s.max)})` : format(s.median);
+  };
+  const over = groupBy(r.overhead, (o) => o.capability)
+    .map(([c, rows]) => `${c.replace(/_/g, ' ')} ${span(rows.map((o) => o.full.rps / o.off.rps))}`)
+    .join(', ');
   const redis = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.redisPerRequest)).toFixed(2) : 'n/a';
   const pg = r.hotPath.length ? Math.max(...r.hotPath.map((h) => h.pgAwaitedPerRequest)).toFixed(3) : 'n/a';
-  const p99 = r.capabilities.map((c) => ratio(c.large.p99 / c.demo.p99)).join(' / ');
-  const mcp = r.mcp.filter((m) => m.mode.startsWith('paced')).map((m) => `${ratio(m.mcp.p50 / m.rest.p50)} / ${ratio(m.mcp.p99 / m.rest.p99)}`).join(', ');
-  const fan = r.fanout.map((f) => (f.seconds === null ? 'timeout' : `${f.seconds.toFixed(1)} s`)).join(' / ');
+  const p99 = groupBy(r.capabilities, (c) => c.capability)
+    .map(([, rows]) => span(rows.map((c) => c.large.p99 / c.demo.p99)))
+    .join(' / ');
+  const mcp = groupBy(
+    r.mcp.filter((m) => m.mode.startsWith('paced')),
+    (m) => `${m.tool}|${m.mode}`,
+  )
+    .map(([, rows]) => `${span(rows.map((m) => m.mcp.p50 / m.rest.p50))} / ${span(rows.map((m) => m.mcp.p99 / m.rest.p99))}`)
+    .join(', ');
+  const fan = groupBy(r.fanout, (f) => String(f.replicas))
+    .map(([, rows]) => (rows.some((f) => f.seconds === null) ? 'timeout' : span(rows.map((f) => f.seconds!), (v) => `${v.toFixed(1)} s`)))
+    .join(' / ');
   return `| ${r.date.slice(0, 16).replace('T', ' ')} | \`${r.commit}\`${r.dirty ? '+' : ''} | ${over} | ${redis} | ${pg} | ${p99} | ${mcp} | ${fan} | ${passed}/${judged} |`;
 }
 
@@ -256,7 +330,7 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     `- **Load average** (1/5/15 min) before: ${r.machine.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.machine.loadAfter.map((v) => v.toFixed(2)).join(' / ')} — the load generator, every service, Postgres and Redis share these CPUs, and so does anything else running on the machine`,
   );
   L.push(
-    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating)`,
+    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating); every judged measurement run ${r.settings.repeat} time${r.settings.repeat === 1 ? '' : 's'} (the summary gives the median and the range over the runs, and judges the median; counts are judged on their worst run)`,
   );
   L.push(
     `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and generated (\`${r.records.large.database}\`: ${r.records.large.products.toLocaleString('en-US')} products, ${r.records.large.signals.toLocaleString('en-US')} Signals; ${r.records.large.reused ? 'reused from the cache' : `generated in ${Math.round(r.records.large.buildSeconds)} s`})`,
@@ -356,9 +430,9 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     L.push(`| REST \`POST /api/v1/products/resolve\` | ${m.mode} | ${loadCells(m.rest)} |`);
     L.push(`| MCP \`tools/call ${m.tool}\` | ${m.mode} | ${loadCells(m.mcp)} |`);
   }
-  if (r.hopFloor) {
-    L.push(`| REST \`POST /api/v1/products/resolve\` | ${r.hopFloor.mode}, direct | ${loadCells(r.hopFloor.rest)} |`);
-    L.push(`| the same, through two bare Node.js hops | ${r.hopFloor.mode}, two hops | ${loadCells(r.hopFloor.hops)} |`);
+  for (const h of r.hopFloor) {
+    L.push(`| REST \`POST /api/v1/products/resolve\` | ${h.mode}, direct | ${loadCells(h.rest)} |`);
+    L.push(`| the same, through two bare Node.js hops | ${h.mode}, two hops | ${loadCells(h.hops)} |`);
   }
   L.push('');
 

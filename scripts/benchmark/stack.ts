@@ -56,6 +56,7 @@ export class BenchStack {
       smtpUrl: opts.smtpUrl,
       cursorSecret: randomBytes(32).toString('hex'),
       unsubscribeKey: randomBytes(32).toString('hex'),
+      internalSigningKeys: randomBytes(32).toString('hex'),
       nodeEnv: 'production',
       // The production default: every request writes its access-log line.
       logLevel: 'info',

@@ -17,7 +17,7 @@ const out = process.argv[2];
 if (!out) throw new Error('usage: added-service.ts <out dir>');
 
 /** A service the gateway calls, with a database and internet egress (as a source monitor would). */
-const added: ServiceEntry = { name: 'newcomer', entry: 'services/newcomer/src/main.ts', http: true, port: 8190, needs: { database: true, internet: true }, startsAfter: [] };
+const added: ServiceEntry = { name: 'newcomer', entry: 'services/newcomer/src/main.ts', http: true, port: 8199, needs: { database: true, internet: true }, startsAfter: [] };
 const services = [...registry.services.map((s) => (s.name === 'gateway' ? { ...s, calls: [...(s.calls ?? []), added.name] } : s)), added];
 
 writeFileSync(join(out, 'registry.json'), JSON.stringify({ ...registry, services }, null, 2));

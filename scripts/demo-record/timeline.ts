@@ -3,11 +3,8 @@
  * observation is a few days before the day this Record was written
  * (2026-11-21), so `record_timestamp` is never in the future.
  */
-export const MONITORING_STARTS = '2026-01-05';
 /** The newest day any source was read. */
 export const LATEST_READ = '2026-11-17';
-/** The newest release date; release batches go out on Tuesdays. */
-export const LATEST_RELEASE = '2026-11-17';
 /** Release day of the week (Tuesday). */
 export const RELEASE_WEEKDAY = 2;
 /** A change is released on the first release day at least this many days after its window ends. */

@@ -186,8 +186,8 @@ describe('refused links', () => {
   it('a tampered or foreign token: 400 with a clear page, nothing removed', async () => {
     const url = listUnsubscribeUrl(bobMail);
     const token = new URL(url).searchParams.get('token')!;
-    const last = token.at(-1) === 'A' ? 'B' : 'A';
-    const tampered = unsubscribeUrl(stack.baseUrl, token.slice(0, -1) + last);
+    const at = token.length - 5;
+    const tampered = unsubscribeUrl(stack.baseUrl, token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1));
     // The same signature moved to another account is not valid for it.
     const moved = unsubscribeUrl(stack.baseUrl, token.replace(bob.accountId!, alice.accountId!));
     // Signed by a key this installation does not hold.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilityList, scopes, selfServiceScopes } from '@evidence-record/contract';
 import { call as callGateway, releaseSignalOn } from '@evidence-record/test-support/client';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * The whole stack as separate processes, driven only over HTTP through the
@@ -149,10 +150,7 @@ describe('the running stack, driven as a client', () => {
     const poll = await call(pro.key, 'GET', `/api/v1/signals?since=${newestReleased}`);
     expect((poll.body!.signals as Array<{ signal_id: string }>).map((s) => s.signal_id)).toEqual([signalId]);
 
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && !stack.smtp.messages.some((m) => m.raw.includes(signalId))) {
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitFor('the alert email', () => stack.smtp.messages.some((m) => m.raw.includes(signalId)), 30_000, 250).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 1500)); // let any duplicate arrive before counting
     const alerts = stack.smtp.messages.filter((m) => m.raw.includes(signalId));
     expect(alerts).toHaveLength(1);

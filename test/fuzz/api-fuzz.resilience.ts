@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerEnvelope, ErrorEnvelope, HealthAnswer, capabilityList, errorCatalogue, requestIdPattern, scopes, statusOf, type ErrorCode } from '@evidence-record/contract';
+import { AnswerEnvelope, ErrorEnvelope, HealthAnswer, capabilityList, errorCatalogue, internalHeaderPrefix, requestIdPattern, scopes, statusOf, type ErrorCode } from '@evidence-record/contract';
 import { createGateway, loadGatewayConfig, type Gateway } from '@evidence-record/gateway';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { recordFigures, round } from '../resilience/support/figures';
@@ -93,7 +93,7 @@ function problems(c: FuzzCase, r: Reply): string[] {
   if (r.status >= 500) out.push(`HTTP ${r.status}`);
   for (const h of Object.keys(r.headers)) {
     if (h.startsWith('access-control-')) out.push(`CORS header ${h}`);
-    if (h === 'x-budget-entities' || h.startsWith('x-er-') || h === 'x-powered-by') out.push(`internal header ${h} leaked`);
+    if (h === 'x-budget-entities' || h.startsWith(internalHeaderPrefix) || h === 'x-powered-by') out.push(`internal header ${h} leaked`);
   }
   if (stackTrace.test(r.text)) out.push('stack trace or file path in the body');
   if (c.path === '/mcp') return out.concat(mcpProblems(r));

@@ -36,7 +36,14 @@ describe('dates Postgres cannot hold (year 0000) are refused, not a 500', () => 
   });
 
   it('still answers the earliest and latest dates it can hold', async () => {
-    for (const path of ['/api/v1/signals?since=0001-01-01', '/api/v1/signals?until=9999-12-31', '/api/v1/watch/receipt?period=0001-01']) {
+    for (const path of [
+      '/api/v1/signals?since=0001-01-01',
+      '/api/v1/signals?until=9999-12-31',
+      '/api/v1/watch/receipt?period=0001-01',
+      // Issue 18's audit: the snapshot asked Postgres for the day before 0001-01-01 and answered 500.
+      '/api/v1/category/snapshot?from=0001-01-01&to=0001-01-31',
+      '/api/v1/category/snapshot?to=0001-01-05',
+    ]) {
       const r = await send(stack.baseUrl, 'GET', path, { key: caller.key });
       expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
     }

@@ -8,13 +8,14 @@ import { startProcess } from './support';
  * naming that variable: no stack trace, and never the value (a URL may
  * carry a password).
  */
+const KEYS = { INTERNAL_SIGNING_KEYS: 's'.repeat(40) };
 const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
-  gateway: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1' },
-  record: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
-  signals: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CURSOR_SECRET: 'x'.repeat(40) },
-  ledger: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
-  watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
-  mcp: {},
+  gateway: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', ...KEYS },
+  record: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS },
+  signals: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CURSOR_SECRET: 'x'.repeat(40), ...KEYS },
+  ledger: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS },
+  watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ...KEYS },
+  mcp: { ...KEYS },
   'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
   monitor: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
 };
@@ -35,6 +36,10 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['watch', 'LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ['mcp', 'OTEL_EXPORTER_OTLP_ENDPOINT not a URL', { OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
   ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
+  ['record', 'INTERNAL_SIGNING_KEYS missing', { INTERNAL_SIGNING_KEYS: undefined }, 'INTERNAL_SIGNING_KEYS: required, but not set'],
+  ['gateway', 'INTERNAL_SIGNING_KEYS too short', { INTERNAL_SIGNING_KEYS: `short,${'k'.repeat(40)}` }, 'INTERNAL_SIGNING_KEYS'],
+  ['mcp', 'three INTERNAL_SIGNING_KEYS', { INTERNAL_SIGNING_KEYS: ['a', 'b', 'c'].map((c) => c.repeat(40)).join(',') }, 'INTERNAL_SIGNING_KEYS'],
+  ['watch', 'LISTEN_HOST not an address', { LISTEN_HOST: 'all-interfaces' }, 'LISTEN_HOST'],
   ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['monitor', 'DSLD_BASE_URL not a URL', { DSLD_BASE_URL: 'api.ods.od.nih.gov/dsld/v9' }, 'DSLD_BASE_URL'],

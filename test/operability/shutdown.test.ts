@@ -15,6 +15,7 @@ import { freePort, type ServiceName } from '@evidence-record/test-support/stack'
 import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '@evidence-record/test-support/watch-fixtures';
 import { deleteStreams, startFanout } from '@evidence-record/test-support/email-worker';
 import { connectionRefused, gate, request, spawnService, waitFor, type HttpAnswer, type ServiceProcess } from './support';
+import { signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * Every service's real entrypoint, as a process: SIGTERM while a request
@@ -114,7 +115,8 @@ async function expectDrain(proc: ServiceProcess, inFlight: Promise<HttpAnswer>, 
 
 /** A direct call to a backend, as the gateway makes it (its identity headers, its kept-alive agent). */
 function call(proc: ServiceProcess, path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  return request(`http://127.0.0.1:${proc.port}${path}`, { headers: { 'x-request-id': `req_${randomBytes(12).toString('hex')}`, ...headers }, agent: new http.Agent({ keepAlive: true }) });
+  // Straight to the service, signed as the gateway signs what it forwards.
+  return request(`http://127.0.0.1:${proc.port}${path}`, { headers: signedAsGateway('GET', path, { 'x-request-id': `req_${randomBytes(12).toString('hex')}`, ...headers }), agent: new http.Agent({ keepAlive: true }) });
 }
 
 describe('SIGTERM drains each service', () => {

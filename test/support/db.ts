@@ -38,3 +38,18 @@ export function isolationPrefix(label: string): { redisPrefix: string; natsPrefi
   const id = `${inject('runId')}_${label}_${uniqueSuffix()}`;
   return { redisPrefix: `ertest:${id}:`, natsPrefix: `T${id}`.replace(/[^A-Za-z0-9_]/g, '_') };
 }
+
+/**
+ * Every value that must never leave the operator side: review and operator
+ * notes, the summaries of candidates not approved, preserved-source paths and
+ * source hashes. A test looks for each in what a client received.
+ */
+export async function operatorOnlyValues(db: { query: <R extends object>(sql: string) => Promise<{ rows: R[] }> }): Promise<string[]> {
+  const { rows } = await db.query<{ v: string }>(`
+    SELECT review_note AS v FROM candidates WHERE review_note IS NOT NULL
+    UNION SELECT summary FROM candidates WHERE status <> 'approved'
+    UNION SELECT operator_note FROM signal_corrections WHERE operator_note IS NOT NULL
+    UNION SELECT storage_path FROM captures
+    UNION SELECT content_sha256 FROM captures`);
+  return rows.map((r) => r.v);
+}

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, createPool, Metrics, type NatsConnection, type Pool } from '@evidence-record/platform';
 import { streamNames } from '@evidence-record/contract';
 import { startSignalFanout } from '@evidence-record/watch';
 import { createMailer, startEmailWorker } from '@evidence-record/email-worker';
-import { freePort } from './launcher';
+import { freePort, launchReady } from './launcher';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -87,35 +87,20 @@ export interface WorkerProcess {
   stop: () => Promise<void>;
 }
 
-/** The real entrypoint (services/email-worker/src/main.ts) as a child process. */
+/** The real entrypoint (the registry's email-worker entry) as a child process, through the one launcher. */
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/email-worker/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', PORT: String(port), MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', UNSUBSCRIBE_SIGNING_KEY: TEST_UNSUBSCRIBE_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   // Ready when its health endpoint answers (the worker starts consuming before it listens).
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`email worker exited early: ${output}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`email worker did not become ready: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    child,
+  const p = await launchReady({
+    service: 'email-worker',
     port,
-    exited,
+    env: { ...process.env, ...testTimings, LOG_LEVEL: 'warn', MAIL_FROM: 'Evidence Record <alerts@alerts.test>', PUBLIC_BASE_URL: 'https://api.evidence.test', UNSUBSCRIBE_SIGNING_KEY: TEST_UNSUBSCRIBE_KEY, ...env },
+    readyTimeoutMs: 20_000,
+  });
+  return {
+    child: p.child,
+    port,
+    exited: p.exited,
     metric: async (name) => {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       let sum = 0;
@@ -123,9 +108,9 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
       return sum;
     },
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
+      if (!p.running) return;
+      p.child.kill('SIGTERM');
+      await p.exited;
     },
   };
 }

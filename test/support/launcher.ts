@@ -233,6 +233,8 @@ export interface StackEnvOptions {
   cursorSecret: string;
   /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
   unsubscribeKey: string;
+  /** INTERNAL_SIGNING_KEYS: the gateway signs what it forwards, every service verifies (decision 0313); tests that call a service directly read it back. */
+  internalSigningKeys: string;
   nodeEnv: string;
   logLevel: string;
   mailFrom: string;
@@ -258,6 +260,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NATS_PREFIX: o.natsPrefix,
     CURSOR_SECRET: o.cursorSecret,
     UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
+    INTERNAL_SIGNING_KEYS: o.internalSigningKeys,
     SMTP_URL: o.smtpUrl,
     MAIL_FROM: o.mailFrom,
     ...serviceUrls(o.ports),

@@ -64,6 +64,8 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     smtpUrl: smtp.url,
     cursorSecret: randomBytes(32).toString('hex'),
     unsubscribeKey: randomBytes(32).toString('hex'),
+    // The gateway signs what it forwards; every service of this stack accepts only that (decision 0313).
+    internalSigningKeys: randomBytes(32).toString('hex'),
     // The chart runs the image with NODE_ENV=production.
     nodeEnv: opts.image ? 'production' : 'test',
     logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',

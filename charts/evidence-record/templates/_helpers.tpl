@@ -150,6 +150,11 @@ _registry.tpl.
 {{- end -}}
 {{- end -}}
 
+{{/* Name of the Secret holding INTERNAL_SIGNING_KEYS. */}}
+{{- define "er.signingSecretName" -}}
+{{- default (printf "%s-internal-signing" (include "er.fullname" .)) .Values.internalSigning.existingSecret -}}
+{{- end -}}
+
 {{/* Name of the Secret holding CURSOR_SECRET. */}}
 {{- define "er.cursorSecretName" -}}
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
@@ -241,6 +246,8 @@ _registry.tpl.
 - name: PORT
   value: {{ .svc.port | quote }}
 {{- end }}
+- name: LISTEN_HOST
+  value: "0.0.0.0"
 - name: LOG_LEVEL
   value: {{ $v.logLevel | quote }}
 - name: SHUTDOWN_GRACE_MS
@@ -271,6 +278,12 @@ _registry.tpl.
       name: {{ include "er.cursorSecretName" $root | quote }}
       key: {{ $v.cursorSecret.key | quote }}
 {{- end }}
+{{- if $w.signing }}
+- name: INTERNAL_SIGNING_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.signingSecretName" $root | quote }}
+      key: {{ $v.internalSigning.key | quote }}
 {{- if $w.unsubscribe }}
 - name: UNSUBSCRIBE_SIGNING_KEY
   valueFrom:

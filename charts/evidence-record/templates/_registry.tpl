@@ -4,6 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
   internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
@@ -16,6 +17,7 @@ record:
   http: true
   port: 8101
   database: true
+  signing: true
   callers:
     - gateway
 signals:
@@ -24,6 +26,7 @@ signals:
   database: true
   nats: true
   cursor: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -31,6 +34,7 @@ ledger:
   http: true
   port: 8103
   database: true
+  signing: true
   callers:
     - gateway
 watch:
@@ -38,6 +42,7 @@ watch:
   port: 8104
   database: true
   nats: true
+  signing: true
   publicBaseUrl: true
   callers:
     - gateway
@@ -55,6 +60,7 @@ gateway:
   public: true
   database: true
   redis: true
+  signing: true
   unsubscribe: verify
   publicBaseUrl: true
   callers:
@@ -68,6 +74,7 @@ gateway:
 mcp:
   http: true
   port: 8105
+  signing: true
   callers:
     - gateway
   calls:

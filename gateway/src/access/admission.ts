@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { parseKey, secretMatches, type Capability, type ErrorCode } from '@evidence-record/contract';
 import type { KeyCache } from './key-cache';
 import type { KeyRecord } from './key-record';
@@ -11,25 +10,6 @@ import type { KeyRecord } from './key-record';
 
 // A hash nobody's secret has: unknown and malformed keys still spend one comparison.
 const UNKNOWN_SECRET_HASH = '0'.repeat(64);
-
-/**
- * The presented key, from `Authorization: Bearer <key>` or `X-Service-Key`,
- * checked identically. Never from the query string. Both headers with
- * different keys is not a key.
- */
-export function presentedKey(headers: IncomingHttpHeaders): string | null {
-  let fromBearer: string | null = null;
-  const authorization = headers.authorization;
-  if (typeof authorization === 'string' && authorization.length > 0) {
-    const m = /^Bearer +(\S+) *$/i.exec(authorization);
-    if (!m) return null;
-    fromBearer = m[1]!;
-  }
-  const serviceKey = headers['x-service-key'];
-  const fromHeader = typeof serviceKey === 'string' && serviceKey.length > 0 ? serviceKey.trim() : null;
-  if (fromBearer && fromHeader && fromBearer !== fromHeader) return null;
-  return fromBearer ?? fromHeader;
-}
 
 export type Authentication =
   | { ok: true; key: KeyRecord }

@@ -1,5 +1,5 @@
 import type { Pool } from '@evidence-record/platform';
-import type { KeyEnvironment } from '@evidence-record/contract';
+import type { KeyEnvironment, PlanLimitsRow } from '@evidence-record/contract';
 
 /** A plan as the hot path needs it: windows, budgets, watch limit, entitled capabilities. */
 export interface PlanLimits {
@@ -26,7 +26,7 @@ export interface KeyRecord {
   accountIds: readonly string[];
 }
 
-interface KeyRow {
+interface KeyRow extends PlanLimitsRow {
   key_id: string;
   org_id: string;
   environment: KeyEnvironment;
@@ -37,14 +37,6 @@ interface KeyRow {
   suspended_at: Date | null;
   org_suspended_at: Date | null;
   plan_id: string;
-  rate_per_minute: number;
-  rate_per_hour: number;
-  rate_per_day: number;
-  budget_products: number;
-  budget_signals: number;
-  budget_ingredients: number;
-  watch_limit: number;
-  capabilities: string[];
   account_ids: string[];
 }
 

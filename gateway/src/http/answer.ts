@@ -1,15 +1,15 @@
-import { answerStatuses, headers as h, isErrorCode, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
+import { answerStatuses, headers as h, isErrorCode, isJsonContentType, parseEntities, statusOf, type Capability } from '@evidence-record/contract';
 import type { UpstreamAnswer } from './upstream';
-import { isJsonContentType } from './validate';
 
 /** More than this many entities in one answer is not an answer this contract produces. */
 const MAX_ENTITIES = 500;
 
-export type Inspection = { ok: true; errorCode: string | null; entities: string[] } | { ok: false; problem: string };
+/** `answerStatus` is the envelope's `status` of a 200 (null for a refusal). */
+export type Inspection = { ok: true; errorCode: string | null; entities: string[]; answerStatus: string | null } | { ok: false; problem: string };
 
 /**
  * A minimal check of an upstream answer before the gateway vouches for it
- * (docs/decisions/0306-answer-check-without-reparsing.md).
+ * (docs/decisions/0701-gateway-upstream-checks.md).
  *
  * A 200 is checked without parsing it: every service serialises the answer
  * envelope built by the contract, whose first members are always
@@ -40,7 +40,7 @@ export function inspectAnswer(answer: UpstreamAnswer, requestId: string, capabil
     if (declared === undefined && capability.cost !== 'nothing') return { ok: false, problem: `upstream answer lacks ${h.budgetEntities}` };
     const entities = parseEntities(declared);
     if (entities.length > MAX_ENTITIES) return { ok: false, problem: 'upstream answer names too many entities' };
-    return { ok: true, errorCode: null, entities };
+    return { ok: true, errorCode: null, entities, answerStatus: status };
   }
 
   let body: unknown;
@@ -57,7 +57,7 @@ export function inspectAnswer(answer: UpstreamAnswer, requestId: string, capabil
     return { ok: false, problem: `upstream answered ${answer.status} without a refusal envelope` };
   }
   if (statusOf(error.code) !== answer.status) return { ok: false, problem: `upstream refusal ${error.code} came with HTTP ${answer.status}` };
-  return { ok: true, errorCode: error.code, entities: [] };
+  return { ok: true, errorCode: error.code, entities: [], answerStatus: null };
 }
 
 const QUOTE = 0x22;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BODY_BYTES } from '@evidence-record/contract';
 
-export const MAX_BODY_BYTES = 8192;
 
 export type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' };
 

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createProxyMiddleware, type RequestHandler } from 'http-proxy-middleware';
+import { signRequest } from '@evidence-record/platform';
 
 export interface UpstreamAnswer {
   status: number;
@@ -43,7 +44,11 @@ export class Upstreams {
   private readonly proxy: RequestHandler<IncomingMessage, ServerResponse>;
   readonly agent: http.Agent;
 
-  constructor(opts: { socketTimeoutMs: number }) {
+  private readonly signingKey: string;
+
+  /** `signingKey` signs every forwarded request, so that the service knows the gateway sent it (decision 0313). */
+  constructor(opts: { socketTimeoutMs: number; signingKey: string }) {
+    this.signingKey = opts.signingKey;
     this.agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 512, maxFreeSockets: 128, scheduling: 'lifo' });
     this.proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
       router: (req) => this.pending.get(req)?.target,
@@ -110,7 +115,9 @@ export class Upstreams {
     res: ServerResponse,
     opts: { target: string; path: string; headers: Record<string, string>; body: Buffer; timeoutMs: number; maxBytes?: number },
   ): Promise<UpstreamAnswer> {
-    const headers: IncomingHttpHeaders = { ...opts.headers };
+    const signed = { ...opts.headers };
+    signRequest(this.signingKey, req.method ?? 'GET', opts.path, signed);
+    const headers: IncomingHttpHeaders = signed;
     for (const h of HOP_BY_HOP) delete headers[h];
     if (opts.body.length > 0) headers['content-length'] = String(opts.body.length);
     else delete headers['content-length'];

@@ -1,20 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { serviceOrigins, validationDetails, type Capability } from '@evidence-record/contract';
+import { isJsonContentType, isServiceOrigin, serviceOriginProblem, validationDetails, type Capability, type ServiceOrigin } from '@evidence-record/contract';
 import type { CapabilityInput } from '../scoring/observe';
 import { parseQuery } from './io';
 
-export type Validation = { ok: true; input: CapabilityInput; origin: (typeof serviceOrigins)[number] } | { ok: false; details: Record<string, unknown> };
+export type Validation = { ok: true; input: CapabilityInput; origin: ServiceOrigin } | { ok: false; details: Record<string, unknown> };
 
 function problem(location: string, field: string, message: string): Record<string, unknown> {
   return { location, field, issues: [{ field, problem: message }] };
-}
-
-/** `application/json`, optionally with `charset=utf-8`; nothing else is a JSON body. */
-export function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
-  if (type !== 'application/json') return false;
-  return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
 
 /**
@@ -30,12 +22,10 @@ export function validateRequest(
   body: Buffer,
 ): Validation {
   const originHeader = headers['x-service-origin'];
-  let origin: (typeof serviceOrigins)[number] = 'api';
+  let origin: ServiceOrigin = 'api';
   if (originHeader !== undefined) {
-    if (typeof originHeader !== 'string' || !(serviceOrigins as readonly string[]).includes(originHeader)) {
-      return { ok: false, details: problem('header', 'x-service-origin', `must be one of ${serviceOrigins.join(', ')}`) };
-    }
-    origin = originHeader as (typeof serviceOrigins)[number];
+    if (!isServiceOrigin(originHeader)) return { ok: false, details: problem('header', 'x-service-origin', serviceOriginProblem) };
+    origin = originHeader;
   }
 
   const path = capability.params.safeParse(params);

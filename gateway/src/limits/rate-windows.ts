@@ -73,3 +73,11 @@ export function rateLimitHeaders(decision: Pick<RateDecision, 'reported'>): Reco
     'RateLimit-Policy': w.name,
   };
 }
+
+/**
+ * The RateLimit headers of a request that counts nothing (a refusal before
+ * the windows, an MCP protocol request): the key's windows read, not counted.
+ */
+export async function peekRateLimitHeaders(redis: Redis & GatewayScripts, prefix: string, keyId: string, plan: PlanLimits): Promise<Record<string, string>> {
+  return rateLimitHeaders(await checkRateWindows(redis, prefix, keyId, plan, false));
+}

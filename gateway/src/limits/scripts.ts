@@ -65,7 +65,9 @@ return {admitted, counts[1], resets[1], counts[2], resets[2], counts[3], resets[
  * ARGV: now ms, day number, budget limit (-1: nothing to charge), seconds a
  *       daily set lives, observation kind, observation value, observation
  *       filter, scoring policy (JSON), entity ids...
- * Returns: outcome, spent, used today, score, points added, reasons, evidence (JSON)
+ * Returns: outcome, spent, used today, score, points added, reasons, evidence
+ *          (JSON), how many of the entities (in the order given) fit the
+ *          budget as a prefix, how many of them are new today
  */
 export const SETTLE_LUA = `
 local now = tonumber(ARGV[1])
@@ -80,6 +82,9 @@ for i = 9, #ARGV do entities[#entities + 1] = ARGV[i] end
 local fresh = {}
 local used = 0
 local overBudget = false
+-- The longest prefix of the entities (a page's Signals, in page order) whose new ones fit what is
+-- left: the gateway asks the service for a page that long (docs/decisions/0312-partial-pages-within-the-budget.md).
+local fits = #entities
 if limit >= 0 and #entities > 0 then
   used = redis.call('SCARD', KEYS[1])
   local known = redis.call('SMISMEMBER', KEYS[1], unpack(entities))
@@ -87,6 +92,17 @@ if limit >= 0 and #entities > 0 then
     if known[i] == 0 then fresh[#fresh + 1] = e end
   end
   overBudget = used + #fresh > limit
+  if overBudget then
+    local room, taken = limit - used, 0
+    fits = 0
+    for i = 1, #entities do
+      if known[i] == 0 then
+        if taken >= room then break end
+        taken = taken + 1
+      end
+      fits = i
+    end
+  end
 end
 
 local function patterned(a, b)
@@ -181,7 +197,7 @@ if outcome == 'deliver' and #fresh > 0 then
 end
 local evidenceJson = '{}'
 if next(evidence) ~= nil then evidenceJson = cjson.encode(evidence) end
-return {outcome, spent, used + spent, tostring(score), tostring(points), table.concat(reasons, ','), evidenceJson}
+return {outcome, spent, used + spent, tostring(score), tostring(points), table.concat(reasons, ','), evidenceJson, fits, #fresh}
 `;
 
 /**
@@ -219,7 +235,7 @@ return {admitted, count, ttl}
 export interface GatewayScripts {
   erRateWindows(...args: (string | number)[]): Promise<[number, number, number, number, number, number, number, string, number]>;
   erProtocolWindow(key: string, limit: number, messages: number, mode: 'admit' | 'add'): Promise<[number, number, number]>;
-  erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string]>;
+  erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string, number, number]>;
 }
 
 export function installScripts(redis: Redis): Redis & GatewayScripts {

@@ -15,6 +15,10 @@ export interface Settlement {
   /** Units of the organisation's budget of this kind used today, after this answer. */
   used: number;
   limit: number | null;
+  /** Over budget: how many of the entities, as a prefix in the order sent, fit what is left today (0: nothing does). */
+  fits: number;
+  /** How many of the entities were not yet named today. */
+  fresh: number;
   score: number;
   points: number;
   reasons: string[];
@@ -87,5 +91,7 @@ export async function settleAnswer(
     points: Number(r[4]),
     reasons: r[5] ? r[5].split(',') : [],
     evidence: JSON.parse(r[6]) as Record<string, unknown>,
+    fits: Number(r[7]),
+    fresh: Number(r[8]),
   };
 }

@@ -45,8 +45,11 @@ function notFoundSubject(input: CapabilityInput): string {
   return JSON.stringify(body).slice(0, MAX_VALUE);
 }
 
-export function observe(capability: Capability, input: CapabilityInput, upstreamStatus: number, errorCode: string | null): Observation | null {
+export function observe(capability: Capability, input: CapabilityInput, upstreamStatus: number, errorCode: string | null, answerStatus: string | null = null): Observation | null {
   if (errorCode === 'not_found') return { kind: 'not_found', value: notFoundSubject(input).slice(0, MAX_VALUE) };
+  // Unwatching an id the Record does not hold succeeds (spec, Behaviours 9) with `unsupported`; as a
+  // probe of which ids exist it tells what a not_found would, so it is scored as one (decision 0311).
+  if (capability.name === 'unwatch_product' && answerStatus === 'unsupported') return { kind: 'not_found', value: notFoundSubject(input).slice(0, MAX_VALUE) };
   if (upstreamStatus !== 200) return null;
   const q = input.query;
   switch (capability.name) {

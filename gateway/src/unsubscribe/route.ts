@@ -168,14 +168,20 @@ export function maskEmail(email: string): string {
  * The unwatch itself, by the watch service (its one implementation, which
  * also cancels pending alerts and records the change as an email
  * unsubscribe). The account and product come from the verified token only.
+ * The call goes through the gateway's own upstream forwarding (keep-alive
+ * agent, deadline, size cap, and whatever the gateway adds to every request it
+ * forwards to a service), as this POST: the method is the client's POST, the
+ * path and headers are replaced, the client's body is not sent.
  */
 async function unwatch(gw: GatewayContext, ex: Exchange, claims: UnsubscribeClaims): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null }> {
-  const target = `${gw.config.upstreams.watch.replace(/\/+$/, '')}/internal/unsubscribe/${claims.productId}`;
-  const res = await fetch(target, {
-    method: 'POST',
+  const answer = await gw.upstreams.forward(ex.req, ex.res, {
+    target: gw.config.upstreams.watch,
+    path: `/internal/unsubscribe/${claims.productId}`,
     headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent },
-    signal: AbortSignal.timeout(gw.config.upstreamTimeoutMs),
+    body: Buffer.alloc(0),
+    timeoutMs: gw.config.upstreamTimeoutMs,
+    maxBytes: 8192,
   });
-  if (res.status !== 200) throw new Error(`watch service answered ${res.status}`);
-  return (await res.json()) as { changed: boolean; product: { name: string; brand_name: string; product_id: string } | null };
+  if (answer.status !== 200) throw new Error(`watch service answered ${answer.status}`);
+  return JSON.parse(answer.body.toString('utf8')) as { changed: boolean; product: { name: string; brand_name: string; product_id: string } | null };
 }

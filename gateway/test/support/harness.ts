@@ -9,6 +9,9 @@ import { REDIS_URL } from '@evidence-record/test-support/infra';
 
 export { REDIS_URL };
 
+/** The key gateway tests sign with; a fake upstream given it verifies like a real service. */
+export const TEST_SIGNING_KEY = 'gateway-test-signing-key-0123456789abcdef';
+
 export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; upstreams: GatewayConfig['upstreams']; redisUrl?: string } & Partial<GatewayConfig>): GatewayConfig {
   return {
     port: 0,
@@ -20,6 +23,7 @@ export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; 
     logLevel: process.env.GATEWAY_TEST_LOG_LEVEL ?? 'silent',
     shutdownGraceMs: 1000,
     publicBaseUrl: 'http://127.0.0.1:8080',
+    internalSigningKeys: [TEST_SIGNING_KEY],
     ...opts,
   };
 }
@@ -148,12 +152,3 @@ export function errorCode(c: Call): string | undefined {
   return (c.body.error as { code?: string } | undefined)?.code;
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -2,7 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { buildAnswer, capabilityList, Refusal, type CapabilityRow, type RecordState, type ServiceName } from '@evidence-record/contract';
-import { createLogger, createServiceApp, finishServiceApp, Metrics, mountCapability, type CapabilityHandler } from '@evidence-record/platform';
+import { createLogger, createServiceApp, finishServiceApp, Metrics, mountCapability, requireGatewaySignature, type CapabilityHandler } from '@evidence-record/platform';
+import { TEST_SIGNING_KEY } from './harness';
 
 /**
  * Small real upstream services for gateway tests: the platform's own
@@ -69,7 +70,8 @@ function handlerFor(seenById: Map<string, SeenRequest>): CapabilityHandler<Capab
         entities = input.body.ingredient_ids ?? [];
         break;
       case 'list_signal_changes': {
-        const limit = input.query.limit ?? 10;
+        // A page the gateway capped to the budget stops short, as the real feed does.
+        const limit = Math.min(input.query.limit ?? 10, ctx.pageCap ?? Infinity);
         const offset = input.query.cursor ? Number(Buffer.from(input.query.cursor, 'base64url').toString()) : 0;
         const matching = feedSignals.filter((s) => (!input.query.since || s.releasedOn >= input.query.since) && (!input.query.until || s.releasedOn <= input.query.until));
         const page = matching.slice(offset, offset + limit);
@@ -136,7 +138,8 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
   const urls: Partial<Record<ServiceName | 'mcp', string>> = {};
   const log = createLogger('fake-upstream', 'silent');
   for (const service of ['record', 'signals', 'ledger', 'watch'] as const) {
-    const opts = { name: service, log, metrics: new Metrics(service), readiness: async () => undefined, recordVersion: async () => record.record_version };
+    // They verify the gateway's signature like the real services: every gateway test forwards signed requests.
+    const opts = { name: service, log, metrics: new Metrics(service), readiness: async () => undefined, recordVersion: async () => record.record_version, internalAuth: { keys: [TEST_SIGNING_KEY] } };
     const app = createServiceApp(opts);
     app.use((req, res, next) => {
       const entry: SeenRequest = { capability: req.path, headers: { ...req.headers }, body: undefined };
@@ -152,6 +155,7 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
     urls[service] = urlOf(s);
   }
   const mcp = express();
+  mcp.use(requireGatewaySignature({ keys: [TEST_SIGNING_KEY] }));
   mcp.use(express.raw({ type: () => true, limit: 16384 }));
   mcp.all('/mcp', (req, res) => {
     seen.push({ capability: 'mcp', headers: { ...req.headers }, body: req.body?.length ? JSON.parse(req.body.toString()) : null });

@@ -1,16 +1,9 @@
+import type { PlanLimitsRow } from '@evidence-record/contract';
 import { positional, type Noun } from '../cli';
 
-interface PlanRow {
+interface PlanRow extends PlanLimitsRow {
   plan_id: string;
   name: string;
-  rate_per_minute: number;
-  rate_per_hour: number;
-  rate_per_day: number;
-  budget_products: number;
-  budget_signals: number;
-  budget_ingredients: number;
-  watch_limit: number;
-  capabilities: string[];
   self_service: boolean;
   description: string;
 }

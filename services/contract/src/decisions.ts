@@ -39,8 +39,12 @@ export const priceBases = ['list', 'promotional', 'subscription', 'unspecified']
 /** Watch receipt period: a calendar month (of a year Postgres can hold: not 0000). */
 export const periodPattern = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
 
-/** A cursor older than this is stale and refused as invalid_request. */
-export const CURSOR_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * A cursor older than this is stale and refused as invalid_request. Two days,
+ * so that a page the daily budget cut short at any time of a UTC day can be
+ * followed at any time of the next one (decision 0312).
+ */
+export const CURSOR_TTL_SECONDS = 48 * 60 * 60;
 
 export const DISCLAIMER =
   'The Evidence Record reports what product labels and sources declare and what prices were observed. ' +

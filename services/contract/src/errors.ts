@@ -1,3 +1,5 @@
+import { MAX_BODY_BYTES } from './request-checks';
+
 /**
  * Every refusal on the wire carries one of these codes. Clients branch on the
  * code, never on the message. The first twelve are the spec's; the rest are
@@ -15,7 +17,7 @@ export const errorCatalogue = {
   extraction_limit_reached: { status: 429, message: "The organization's daily distinct-entity budget is spent.", action: 'Wait for the next UTC day; rewording or narrowing spends more of the same budget.' },
   extraction_pattern_refused: { status: 429, message: 'This key\'s requests match a pattern of copying the Record; answers are paused.', action: 'Wait Retry-After seconds; continuing the pattern suspends the key.' },
   invalid_request: { status: 400, message: 'The request failed validation.', action: 'Read error.details.' },
-  payload_too_large: { status: 413, message: 'The request body exceeds 8192 bytes.', action: 'Send less.' },
+  payload_too_large: { status: 413, message: `The request body exceeds ${MAX_BODY_BYTES} bytes.`, action: 'Send less.' },
   not_found: { status: 404, message: 'No record with that identifier.', action: 'Report it as an absence in the Record.' },
   unsupported_capability: { status: 404, message: 'No capability by that name.', action: 'There is no export or enumeration capability.' },
   method_not_allowed: { status: 405, message: 'This path does not accept that method.', action: 'Use the method in the endpoint table.' },

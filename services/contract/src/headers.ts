@@ -16,6 +16,13 @@ export const headers = {
   planId: 'x-er-plan-id',
   accountId: 'x-er-account-id',
   watchLimit: 'x-er-watch-limit',
+  /**
+   * Set by the gateway on a page request (feed, category snapshot) whose full
+   * page would cross the organisation's daily budget: the most Signals the
+   * page may hold. The service answers that many, `partial`, with next_cursor
+   * at the first one not given (docs/decisions/0312-partial-pages-within-the-budget.md).
+   */
+  pageCap: 'x-er-page-cap',
   /** The gateway's current record version, sent to the MCP service for the refusals it builds itself. */
   recordVersion: 'x-er-record-version',
   /**

@@ -10,7 +10,6 @@ export const signalIdPattern = /^sig_[0-9a-z]{12}$/;
 export const ingredientIdPattern = /^ing_[a-z0-9_]{2,60}$/;
 export const brandIdPattern = /^brd_[a-z0-9_]{2,40}$/;
 export const editionIdPattern = /^ed_\d{4}_(0[1-9]|1[0-2])$/;
-export const stateIdPattern = /^hs_[0-9a-z]{12}$/;
 export const requestIdPattern = /^req_[0-9a-f]{24}$/;
 
 export const ProductId = z.string().max(120).regex(productIdPattern, 'not a canonical product id (resolve names with resolve_product first)');

@@ -12,5 +12,7 @@ export * from './openapi';
 export * from './requests';
 export * from './scopes';
 export * from './dates';
+export * from './request-checks';
+export * from './record-rows';
 export * from './unsubscribe';
 export * from './declarations';

@@ -57,3 +57,18 @@ export function secretMatches(secret: string, storedHashHex: string): boolean {
   }
   return timingSafeEqual(presented, stored);
 }
+
+/**
+ * A plan's limits as the `plans` table holds them: the gateway enforces
+ * them, the operator CLI shows them. One row type for both readers.
+ */
+export interface PlanLimitsRow {
+  rate_per_minute: number;
+  rate_per_hour: number;
+  rate_per_day: number;
+  budget_products: number;
+  budget_signals: number;
+  budget_ingredients: number;
+  watch_limit: number;
+  capabilities: string[];
+}

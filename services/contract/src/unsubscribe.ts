@@ -70,7 +70,9 @@ export function verifyUnsubscribeToken(keys: readonly string[], token: string, n
   }
   const expiresAt = Number(exp);
   const presented = Buffer.from(sig, 'base64url');
-  if (presented.length !== 32) return { ok: false, reason: 'malformed' };
+  // The 43rd character carries 2 unused bits, which decoding ignores: only the canonical spelling is the token,
+  // or four different links would verify as one (a tampered link must never pass).
+  if (presented.length !== 32 || presented.toString('base64url') !== sig) return { ok: false, reason: 'malformed' };
   let valid = false;
   for (const key of keys) {
     if (key.length < MIN_UNSUBSCRIBE_KEY_LENGTH) continue;

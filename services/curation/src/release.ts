@@ -1,4 +1,4 @@
-import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock } from '@evidence-record/contract';
+import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock, type ReleasedSignalColumns, type SignalProductNames } from '@evidence-record/contract';
 import { withRecordChange, type Pool } from '@evidence-record/platform';
 import { CurationRefused } from './errors';
 
@@ -57,17 +57,10 @@ export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<R
     const closed = await client.query(`SELECT edition_id FROM ledger_editions WHERE status = 'closed' AND period = $1`, [date.slice(0, 7)]);
     if (closed.rowCount) throw new CurationRefused(`the ledger edition ${closed.rows[0].edition_id} covering ${date} is closed`);
 
-    const pending = await client.query<{
-      signal_id: string;
-      product_id: string;
-      product_name: string;
-      brand_name: string;
-      dimension: string;
-      summary: string;
-      window_start: string;
-      window_end: string;
-      exact_change_date: string | null;
-    }>(
+    const pending = await client.query<
+      Pick<ReleasedSignalColumns, 'signal_id' | 'product_id' | 'dimension' | 'summary' | 'window_start' | 'window_end' | 'exact_change_date'> &
+        Pick<SignalProductNames, 'product_name' | 'brand_name'>
+    >(
       `SELECT s.signal_id, s.product_id, p.name AS product_name, b.name AS brand_name, s.dimension, s.summary,
               s.window_start, s.window_end, s.exact_change_date
          FROM signals s JOIN candidates c ON c.candidate_id = s.candidate_id

@@ -103,10 +103,12 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
     if (opts.control?.(req, res, path)) return;
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (!opts.generate && requests.length < 50_000) requests.push({ path, headers: req.headers, at: Date.now() });
-    const b = behaviours.get(path);
+    // A behaviour is used up when the request arrives, so a request after it is answered normally even while a delayed one is pending.
+    const set = behaviours.get(path);
+    const b = set && (set.times === undefined || set.times > 0) ? set : undefined;
+    if (b && b.times !== undefined) b.times--;
     const respond = () => {
-      if (b && (b.times === undefined || b.times > 0)) {
-        if (b.times !== undefined) b.times--;
+      if (b) {
         if (b.redirectTo) {
           res.writeHead(b.status ?? 302, { location: b.redirectTo });
           res.end();
@@ -151,8 +153,12 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
       }
       send(req, res, 404, 'text/plain', 'not found');
     };
-    if (b?.delayMs && (b.times === undefined || b.times > 0)) setTimeout(respond, b.delayMs);
-    else respond();
+    if (b?.delayMs) {
+      const timer = setTimeout(() => {
+        if (!res.destroyed && !res.writableEnded) respond();
+      }, b.delayMs);
+      res.once('close', () => clearTimeout(timer));
+    } else respond();
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));

@@ -35,6 +35,7 @@ if (!config.UNSUBSCRIBE_SIGNING_KEY) log.warn('UNSUBSCRIBE_SIGNING_KEY is not se
 
 await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   // Sends in progress finish, are recorded and acknowledged; messages pulled but not started go back at once.

@@ -160,9 +160,18 @@ ${opts.unsubscribeUrl ? `<p><a href="${e(opts.unsubscribeUrl)}">Stop alerts abou
     text,
     html,
     messageId: messageIdFor(alert.alert_id, opts.mailFrom),
-    // No mailto: nothing here reads mail sent back, and Gmail and Yahoo need only the one-click HTTPS link (decision 0510).
-    headers: opts.unsubscribeUrl ? { 'List-Unsubscribe': `<${opts.unsubscribeUrl}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY } : {},
+    headers: listUnsubscribeHeaders(opts.unsubscribeUrl),
   };
+}
+
+/**
+ * RFC 2369 List-Unsubscribe and RFC 8058 List-Unsubscribe-Post for an email
+ * about one watched product (any template sent to a watcher uses these). No
+ * mailto: nothing here reads mail sent back, and Gmail and Yahoo need only
+ * the one-click HTTPS link (decision 0510).
+ */
+export function listUnsubscribeHeaders(unsubscribeUrl: string | null): Record<string, string> {
+  return unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': ONE_CLICK_BODY } : {};
 }
 
 const TEXT_WIDTH = 76;

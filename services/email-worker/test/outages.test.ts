@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal, waitFor, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';
-import { PrivateNats } from './support/nats-server';
+import { privateNats, type PrivateServer } from '@evidence-record/test-support/private-servers';
 import { SmtpSink } from './support/smtp-sink';
 import { alertsBacklog, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
 
@@ -12,7 +12,7 @@ import { alertsBacklog, startFanout, startWorker, type Running } from '@evidence
  * storage directory.
  */
 let db: TestDatabase;
-let nats: PrivateNats;
+let nats: PrivateServer & { url: string };
 let sink: SmtpSink;
 let fanout: Awaited<ReturnType<typeof startFanout>>;
 let worker: Running | null = null;
@@ -21,8 +21,7 @@ const prefix = 'OUTAGE';
 
 beforeAll(async () => {
   db = await emptyDatabase();
-  nats = new PrivateNats();
-  await nats.start();
+  nats = await privateNats();
   sink = new SmtpSink();
   await sink.start();
   fanout = await startFanout(db.url, nats.url, prefix);
@@ -34,7 +33,7 @@ afterAll(async () => {
   await worker?.stop();
   await fanout?.stop();
   await sink?.stop();
-  await nats?.destroy();
+  await nats?.dispose();
   await db?.drop();
 });
 

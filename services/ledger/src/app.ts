@@ -2,6 +2,7 @@ import type express from 'express';
 import {
   createServiceApp,
   recordServiceOptions,
+  type InternalAuth,
   finishServiceApp,
   mountServiceCapabilities,
   type Logger,
@@ -20,6 +21,8 @@ export interface LedgerAppOptions {
   metrics: Metrics;
   publicBaseUrl: string;
   today?: () => string;
+  /** The gateway's signing keys (every entrypoint passes them; in-process handler tests leave them out). */
+  internalAuth?: InternalAuth;
 }
 
 /** The capabilities this service answers, by name. */
@@ -31,7 +34,7 @@ export const ledgerHandlers = (deps: LedgerDeps): ServiceHandlers<'ledger'> => (
 /** The ledger service: list_ledger_editions and get_ledger_edition. Ready when Postgres answers. */
 export function createLedgerApp(opts: LedgerAppOptions): express.Express {
   const deps: LedgerDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
-  const serviceOpts = recordServiceOptions({ name: 'ledger', log: opts.log, metrics: opts.metrics, pool: opts.pool });
+  const serviceOpts = recordServiceOptions({ name: 'ledger', log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth });
   const app = createServiceApp(serviceOpts);
   mountServiceCapabilities(app, serviceOpts, 'ledger', ledgerHandlers(deps));
   finishServiceApp(app, serviceOpts);

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 export const LedgerConfigSchema = z.object({
   ...baseEnv,
+  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8103),
   DATABASE_URL: env.databaseUrl,
   /** Signals named in an edition answer carry their permanent public address. */

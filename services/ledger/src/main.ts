@@ -8,10 +8,11 @@ initTracing({ service: 'ledger', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, e
 const metrics = new Metrics('ledger').dependsOn('postgres');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'ledger', max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, metrics });
 
-const app = createLedgerApp({ pool, log, metrics, publicBaseUrl: config.PUBLIC_BASE_URL });
+const app = createLedgerApp({ pool, log, metrics, publicBaseUrl: config.PUBLIC_BASE_URL, internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
 
 await startService(app, {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   onShutdown: () => pool.end(),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, canonicalJson, editionHash } from '@evidence-record/contract';
 import { withSnapshot } from '@evidence-record/platform';
-import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { demoDatabase, operatorOnlyValues, type TestDatabase } from '@evidence-record/test-support/db';
 import { computeEditionDocument } from '@evidence-record/curation';
 import { startLedger, type InProcessLedger } from './support/server';
 
@@ -83,16 +83,11 @@ describe('get_ledger_edition', () => {
   });
 
   it('omits unreviewed candidates, refused Signals, review and operator notes, preserved-source paths and source hashes', async () => {
-    const internal = await svc.pool.query<{ v: string }>(`
-      SELECT review_note AS v FROM candidates WHERE review_note IS NOT NULL
-      UNION SELECT summary FROM candidates WHERE status <> 'approved'
-      UNION SELECT operator_note FROM signal_corrections WHERE operator_note IS NOT NULL
-      UNION SELECT storage_path FROM captures
-      UNION SELECT content_sha256 FROM captures`);
-    expect(internal.rows.length).toBeGreaterThan(50);
+    const internal = await operatorOnlyValues(svc.pool);
+    expect(internal.length).toBeGreaterThan(50);
     for (const id of ['ed_2026_09', 'ed_2026_10', 'ed_2026_11']) {
       const { raw } = await edition(id);
-      expect(internal.rows.filter((r) => raw.includes(r.v)).map((r) => r.v), id).toEqual([]);
+      expect(internal.filter((v) => raw.includes(v)), id).toEqual([]);
     }
   });
 

@@ -1,6 +1,6 @@
 import express from 'express';
 import { newRequestId } from '@evidence-record/contract';
-import { isDraining, type Logger } from '@evidence-record/platform';
+import { isDraining, requireGatewaySignature, type InternalAuth, type Logger } from '@evidence-record/platform';
 import type { McpConfig } from './config';
 import { mountMcpEndpoint } from './endpoint';
 import { GatewayClient } from './gateway-client';
@@ -13,6 +13,8 @@ export interface McpAppDeps {
   metrics?: McpMetrics;
   gateway?: GatewayClient;
   catalogue?: ToolCatalogue;
+  /** The gateway's signing keys: /mcp answers only requests the gateway forwarded (decision 0313). In-process tests leave them out. */
+  internalAuth?: InternalAuth;
 }
 
 export interface McpApp {
@@ -39,6 +41,8 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Before anything else: only the gateway may ask (the operational paths stay open to the cluster).
+  if (deps.internalAuth) app.use(requireGatewaySignature(deps.internalAuth));
   // First: the router tries routes in order, and nearly every request is a POST /mcp.
   mountMcpEndpoint(app, {
     allowedHosts: config.MCP_ALLOWED_HOSTS,

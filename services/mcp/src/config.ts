@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /** A comma-separated list; blanks dropped, entries lower-cased (hosts and origins compare case-insensitively). */
 const list = (fallback: string) =>
@@ -25,8 +25,10 @@ export const DEFAULT_ALLOWED_HOSTS = [
   'evidence-record-mcp:8105',
 ].join(',');
 
-const McpEnv = z.object({
+const McpConfigSchema = z.object({
   ...baseEnv,
+  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8105),
   /** Where tool calls go: the gateway's REST routes, so MCP is metered exactly like REST. */
   GATEWAY_URL: env.httpUrl.default('http://127.0.0.1:8080'),
@@ -44,8 +46,8 @@ const McpEnv = z.object({
   }),
 });
 
-export type McpConfig = z.infer<typeof McpEnv>;
+export type McpConfig = z.infer<typeof McpConfigSchema>;
 
 export function loadMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
-  return loadConfig(McpEnv, source);
+  return loadConfig(McpConfigSchema, source);
 }

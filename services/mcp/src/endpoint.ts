@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, headers, newRequestId, requestIdPattern } from '@evidence-record/contract';
+import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, newRequestId, requestIdPattern } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import { ExchangeTransport, type MessageLabels } from './exchange-transport';
 import type { RestAnswer } from './gateway-client';
@@ -11,7 +11,6 @@ import {
   acceptsStreamableHttp,
   allowedOrigins,
   hostAllowed,
-  isJsonContentType,
   originAllowed,
   presentedKey,
   protocolVersionAccepted,
@@ -21,8 +20,6 @@ import {
 import { sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
 import type { ToolNaming } from './tools';
 
-/** The spec's body limit, the same as REST. */
-export const MAX_BODY_BYTES = 8192;
 /** The SDK's batch limit. */
 const MAX_BATCH = 100;
 

@@ -9,10 +9,11 @@ import { loadMcpConfig } from './config';
 const config = configOrExit('mcp', () => loadMcpConfig());
 const log = createLogger('mcp', config.LOG_LEVEL);
 initTracing({ service: 'mcp', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
-const mcp = createMcpApp(config, { log });
+const mcp = createMcpApp(config, { log, internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
 
 await startService(mcp.app, {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   onShutdown: async () => mcp.gateway.close(),

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { MCP_PROTOCOL_VERSIONS, parseKey } from '@evidence-record/contract';
+import { MCP_PROTOCOL_VERSIONS, parseKey, presentedKey as keyInHeaders } from '@evidence-record/contract';
 import type { KeyHeaders } from './gateway-client';
 
 /**
@@ -50,16 +50,16 @@ export interface PresentedKey {
 }
 
 /**
- * The caller's key, from `Authorization: Bearer <key>` or `X-Service-Key`.
- * The gateway has already authenticated the request; this is defence in
- * depth against a request that reaches the service carrying no key at all.
- * Returns null when neither header carries a well-formed key.
+ * The caller's key, read by the contract's one rule (the gateway's): from
+ * `Authorization: Bearer <key>` or `X-Service-Key`, and none when the two
+ * disagree. The gateway has already authenticated the request; this is
+ * defence in depth against a request that reaches the service carrying no
+ * key at all. Returns null when no well-formed key is presented.
  */
 export function presentedKey(headers: IncomingHttpHeaders): PresentedKey | null {
   const authorization = single(headers.authorization);
   const serviceKey = single(headers['x-service-key']);
-  const bearer = authorization !== undefined ? /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  const parsed = parseKey(bearer) ?? parseKey(serviceKey?.trim());
+  const parsed = parseKey(keyInHeaders(headers) ?? undefined);
   if (!parsed) return null;
   const copy: KeyHeaders = {};
   if (authorization !== undefined) copy.authorization = authorization;
@@ -70,11 +70,6 @@ export function presentedKey(headers: IncomingHttpHeaders): PresentedKey | null 
 /** No header means the client has not negotiated yet (or is on 2025-03-26 defaults): accepted. */
 export function protocolVersionAccepted(header: string | undefined): boolean {
   return header === undefined || (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(header.trim());
-}
-
-export function isJsonContentType(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  return contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** Streamable HTTP: a client must accept both JSON and an event stream (we only ever answer JSON). */

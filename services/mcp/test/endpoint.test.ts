@@ -400,6 +400,11 @@ describe('the HTTP surface', () => {
   it('wants Content-Type application/json (415) and an Accept naming JSON and event streams (406)', async () => {
     const text = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-type': 'text/plain' }, body: JSON.stringify(list) });
     expect(text.status).toBe(415);
+    // JSON is UTF-8: a body declared in another charset is refused (docs/decisions/0030-one-rule-per-request-check.md).
+    const latin1 = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-type': 'application/json; charset=latin1' }, body: JSON.stringify(list) });
+    expect(latin1.status).toBe(415);
+    const utf8 = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(list) });
+    expect(utf8.status).toBe(200);
     const accept = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, accept: 'text/html' }, body: JSON.stringify(list) });
     expect(accept.status).toBe(406);
     expect(accept.json).toMatchObject({ error: { data: { code: 'not_acceptable' } } });

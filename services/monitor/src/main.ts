@@ -30,6 +30,7 @@ const loop = startLoop(monitor, refreshBacklog);
 
 await startService(createMonitorApp({ pool, log, metrics }), {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   // Checks in flight finish and are recorded; leased checks not yet started are given back.

@@ -38,6 +38,12 @@ const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).def
 
 /** Variables every service reads. */
 export const baseEnv = {
+  /**
+   * Address the HTTP server listens on. Loopback by default, so that a service
+   * started on a workstation is reachable only from it; the chart sets 0.0.0.0
+   * (a pod is reached on its own IP), and so does the container image.
+   */
+  LISTEN_HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** OTLP/HTTP base URL (e.g. http://otel-collector:4318); unset: no spans are exported (trace context still propagates). */

@@ -104,19 +104,7 @@ export async function readRecordState(client: pg.ClientBase): Promise<RecordStat
  * one committed state of the Record, and `record` names it.
  */
 export async function withSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolClient, record: RecordState) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const record = await readRecordState(client);
-    const result = await fn(client, record);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  return inTransaction(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', async (client) => fn(client, await readRecordState(client)));
 }
 
 /**
@@ -129,27 +117,24 @@ export async function withRecordChange<T>(
   reason: string,
   fn: (client: pg.PoolClient) => Promise<T>,
 ): Promise<{ result: T; record_version: string | null }> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, 'BEGIN', async (client) => {
     await client.query("SELECT set_config('record.change_reason', $1, true)", [reason]);
     const result = await fn(client);
     const { rows } = await client.query<{ version: string }>('SELECT version FROM record_versions WHERE txid = txid_current()');
-    await client.query('COMMIT');
     return { result, record_version: rows[0]?.version ?? null };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Plain transaction for tables outside the Record (keys, watches, alerts). */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, 'BEGIN', fn);
+}
+
+/** Runs `fn` between `begin` and COMMIT on one pooled client; any failure rolls back. */
+async function inTransaction<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

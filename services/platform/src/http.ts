@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   CACHE_CONTROL,
   ContractViolation,
+  MAX_BODY_BYTES,
   Refusal,
   buildRefusal,
   formatEntities,
@@ -23,6 +24,7 @@ import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { SpanKind, extractTraceContext, shutdownTracing, startSpan, type TraceSpan } from './tracing';
+import { requireGatewaySignature, type InternalAuth } from './internal-auth';
 
 /** Who is asking, as established by the gateway (internal x-er-* headers). */
 export interface CallerContext {
@@ -33,6 +35,11 @@ export interface CallerContext {
   planId: string | null;
   watchLimit: number | null;
   origin: string | null;
+  /**
+   * Set by the gateway when a full page would cross the organisation's daily
+   * budget: the most Signals this page may name (docs/decisions/0312-partial-pages-within-the-budget.md).
+   */
+  pageCap: number | null;
   /** The trace this request belongs to (continued from the gateway's traceparent). */
   trace: TraceSpan;
   /** Carries request_id, trace_id and key_id on every line. */
@@ -53,6 +60,13 @@ export interface ServiceAppOptions {
   readiness: () => Promise<void>;
   /** Record version for refusals that are not read in a snapshot. */
   recordVersion: () => Promise<string>;
+  /**
+   * The gateway's signing keys: every request but /healthz, /readyz and
+   * /metrics must carry its signature (internal-auth.ts). Every entrypoint
+   * passes it from required configuration; only in-process tests of a
+   * service's handlers leave it out.
+   */
+  internalAuth?: InternalAuth;
 }
 
 /**
@@ -66,11 +80,13 @@ export function recordServiceOptions(opts: {
   metrics: Metrics;
   pool: Pool;
   alsoReady?: () => Promise<void>;
+  internalAuth?: InternalAuth | undefined;
 }): ServiceAppOptions {
   return {
     name: opts.name,
     log: opts.log,
     metrics: opts.metrics,
+    ...(opts.internalAuth ? { internalAuth: opts.internalAuth } : {}),
     readiness: async () => {
       await opts.pool.query('SELECT 1');
       await opts.alsoReady?.();
@@ -90,6 +106,7 @@ export function callerContext(req: Request, log: Logger, spanName = 'request'): 
   const requestId = incoming && requestIdPattern.test(incoming) ? incoming : newRequestId();
   const watchLimit = header(req, headers.watchLimit);
   const keyId = header(req, headers.keyId);
+  const pageCap = header(req, headers.pageCap);
   const trace = startSpan(spanName, { parent: extractTraceContext(req.headers), kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } });
   return {
     requestId,
@@ -99,6 +116,7 @@ export function callerContext(req: Request, log: Logger, spanName = 'request'): 
     planId: header(req, headers.planId),
     watchLimit: watchLimit === null ? null : Number(watchLimit),
     origin: header(req, headers.serviceOrigin),
+    pageCap: pageCap !== null && /^[1-9]\d{0,3}$/.test(pageCap) ? Number(pageCap) : null,
     trace,
     log: log.child(keyId ? { request_id: requestId, trace_id: trace.traceId, key_id: keyId } : { request_id: requestId, trace_id: trace.traceId }),
   };
@@ -130,6 +148,10 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Before every route: only the gateway may ask (operational paths excepted).
+  if (opts.internalAuth) {
+    app.use(requireGatewaySignature(opts.internalAuth, () => opts.metrics.refusals.inc({ code: 'unsigned_request' })));
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: opts.name });
   });
@@ -150,7 +172,7 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     res.set('Content-Type', opts.metrics.registry.contentType);
     res.end(await opts.metrics.registry.metrics());
   });
-  app.use(express.json({ limit: 8192, strict: true, type: 'application/json' }));
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' }));
   return app;
 }
 
@@ -296,6 +318,8 @@ export interface RunningService {
 
 export interface StartServiceOptions {
   port: number;
+  /** Address to listen on (LISTEN_HOST): 127.0.0.1 unless told otherwise; the chart sets 0.0.0.0. */
+  host?: string;
   log: Logger;
   /** The whole shutdown's budget (SHUTDOWN_GRACE_MS): past it, open requests are cut and the process moves on. */
   graceMs: number;
@@ -319,7 +343,7 @@ const CLOSE_MARGIN_MS = 5_000;
  */
 export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, '0.0.0.0', () => resolve(s));
+    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(s));
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './db';
 export * from './http';
+export * from './internal-auth';
 export * from './logger';
 export * from './metrics';
 export * from './migrate';

@@ -92,13 +92,6 @@ export function traceContextOf(traceparent: string | null | undefined): Context 
   return traceparent ? extractTraceContext({ [TRACEPARENT]: traceparent }) : ROOT_CONTEXT;
 }
 
-/** The `traceparent` value naming the span active in `ctx`, or null if it has none. */
-export function traceparentOf(ctx: Context): string | null {
-  const carrier: Record<string, string> = {};
-  propagator.inject(ctx, carrier, { set: (c, k, v) => void (c[k] = v) });
-  return carrier[TRACEPARENT] ?? null;
-}
-
 /** One unit of work in a trace: what a log line names and what the next hop continues. */
 export interface TraceSpan {
   readonly traceId: string;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
-const RecordEnv = z.object({
+const RecordConfigSchema = z.object({
   ...baseEnv,
+  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8101),
   DATABASE_URL: env.databaseUrl,
   /** Signals named in history answers carry their permanent public address. */
@@ -11,8 +13,8 @@ const RecordEnv = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
 });
 
-export type RecordConfig = z.infer<typeof RecordEnv>;
+export type RecordConfig = z.infer<typeof RecordConfigSchema>;
 
 export function loadRecordConfig(source: NodeJS.ProcessEnv = process.env): RecordConfig {
-  return loadConfig(RecordEnv, source);
+  return loadConfig(RecordConfigSchema, source);
 }

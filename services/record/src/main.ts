@@ -13,10 +13,11 @@ const pool = createPool(config.DATABASE_URL, {
   applicationName: 'er-record',
   metrics,
 });
-const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics });
+const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics, internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
 
 await startService(app, {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   onShutdown: () => pool.end(),

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } from '@evidence-record/contract';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { freePort } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { productId } from '@evidence-record/demo-record/ids';
+import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
 /**
  * The built entrypoint as a separate process, configured only by its
@@ -29,22 +31,17 @@ function start(env: NodeJS.ProcessEnv): ChildProcess {
 }
 
 async function ready(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`record service did not become ready:\n${output}`);
+  // Not listening yet is a failed fetch: keep asking.
+  await waitFor('the record service to answer /readyz', async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok, 10_000, 50).catch(() => {
+    throw new Error(`record service did not become ready:\n${output}`);
+  });
 }
 
 beforeAll(async () => {
   db = await demoDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example' });
+  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY });
   await ready(base);
 });
 afterAll(async () => {
@@ -56,7 +53,8 @@ async function call(method: string, path: string, body?: unknown) {
   const requestId = newRequestId();
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    // Straight to the service, signed as the gateway signs what it forwards.
+    headers: signedAsGateway(method, path, { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { res, json: (await res.json()) as Record<string, unknown>, requestId };
@@ -112,7 +110,7 @@ describe('record service as a process', () => {
       expect(parsed.data!.error.code).toBe(code);
       expect(JSON.stringify(json)).not.toMatch(/at .*\.ts:\d+/);
     }
-    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"identifier":' });
+    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: signedAsGateway('POST', '/api/v1/products/resolve', { 'content-type': 'application/json' }), body: '{"identifier":' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { withRecordChange } from '@evidence-record/platform';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { productId } from '@evidence-record/demo-record/ids';
 import { startRecordService, type RecordHarness } from './support/harness';
 
@@ -33,14 +34,12 @@ const listPerServing = (body: { calculations: Array<{ name: string; price_basis?
   body.calculations.find((c) => c.name === 'price_per_serving' && c.price_basis === 'list')?.result;
 
 async function waitForBlockedReaders(watcher: pg.Client, count: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  await waitFor('the readers to reach the locked table', async () => {
     const { rows } = await watcher.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'price_observations'::regclass`,
     );
-    if (rows[0]!.n >= count) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('readers never reached the locked table');
+    return rows[0]!.n >= count;
+  }, 5_000, 25);
 }
 
 describe('one answer, one snapshot', () => {

@@ -22,6 +22,8 @@ const Needs = z.strictObject({
   smtp: z.boolean().optional(),
   /** CURSOR_SECRET (signs list cursors). */
   cursorSecret: z.boolean().optional(),
+  /** INTERNAL_SIGNING_KEYS: the gateway signs the requests it forwards with it, the services it calls verify them (decision 0313). */
+  internalSigning: z.boolean().optional(),
   /** UNSUBSCRIBE_SIGNING_KEY: signs (the email worker) or verifies (the gateway, which also reads the previous key of a rotation) the one-click unsubscribe links of alert emails. */
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** PUBLIC_BASE_URL, the address clients see. */

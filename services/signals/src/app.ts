@@ -2,6 +2,7 @@ import type express from 'express';
 import {
   createServiceApp,
   recordServiceOptions,
+  type InternalAuth,
   finishServiceApp,
   mountServiceCapabilities,
   type Logger,
@@ -26,6 +27,8 @@ export interface SignalsAppOptions {
   clock?: Clock;
   /** The outbox relay's view of NATS, reported as readiness detail. */
   relayStatus?: () => RelayStatus;
+  /** The gateway's signing keys (every entrypoint passes them; in-process handler tests leave them out). */
+  internalAuth?: InternalAuth;
 }
 
 /** The capabilities this service answers, by name. */
@@ -46,7 +49,7 @@ export const signalsHandlers = (deps: SignalsDeps): ServiceHandlers<'signals'> =
  */
 export function createSignalsApp(opts: SignalsAppOptions): express.Express {
   const deps: SignalsDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, cursorSecret: opts.cursorSecret, clock: opts.clock ?? systemClock };
-  const serviceOpts = recordServiceOptions({ name: 'signals', log: opts.log, metrics: opts.metrics, pool: opts.pool });
+  const serviceOpts = recordServiceOptions({ name: 'signals', log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth });
   const app = createServiceApp(serviceOpts);
 
   app.get('/readyz/detail', async (_req, res) => {

@@ -20,10 +20,12 @@ const app = createSignalsApp({
   publicBaseUrl: config.PUBLIC_BASE_URL,
   cursorSecret: config.CURSOR_SECRET,
   relayStatus: () => relay.status(),
+  internalAuth: { keys: config.INTERNAL_SIGNING_KEYS },
 });
 
 await startService(app, {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   // The relay finishes the batch it is publishing; what is left waits in the outbox for the next replica.

@@ -3,14 +3,13 @@ import type {
   Calculation,
   CommercialFact,
   HistoryState,
-  ProductIdentity,
   Signal,
   SignalCorrection,
   SourceReference,
   VerifiedFact,
 } from '@evidence-record/contract';
 import { signalUrl } from '@evidence-record/contract';
-import type { CorrectionRow, ProductRow, SignalRow } from './queries/signals';
+import type { CorrectionRow, SignalRow } from './queries/signals';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
 /** Rows of the Record turned into the contract's sub-records. Nothing internal is copied across. */
@@ -40,20 +39,6 @@ export function presentSignal(row: SignalRow, corrections: CorrectionRow[], publ
     before: row.before_state_id ? { state_id: row.before_state_id } : null,
     after: row.after_state_id ? { state_id: row.after_state_id } : null,
     corrections: corrections.map(presentCorrection),
-  };
-}
-
-export function presentProduct(p: ProductRow): z.infer<typeof ProductIdentity> {
-  return {
-    product_id: p.product_id,
-    name: p.name,
-    brand_id: p.brand_id,
-    brand_name: p.brand_name,
-    category: p.category,
-    form: p.form,
-    depth_class: p.depth_class,
-    retired: p.retired_on !== null,
-    retired_on: p.retired_on,
   };
 }
 

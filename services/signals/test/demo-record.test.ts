@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope } from '@evidence-record/contract';
-import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { demoDatabase, operatorOnlyValues, type TestDatabase } from '@evidence-record/test-support/db';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /** The three signals capabilities over the demo Record: every answer valid, nothing internal on the wire. */
@@ -15,13 +15,7 @@ beforeAll(async () => {
   const { rows } = await svc.pool.query<{ signal_id: string }>('SELECT signal_id FROM signals WHERE released_on IS NOT NULL ORDER BY released_on DESC, signal_id DESC');
   releasedIds = rows.map((r) => r.signal_id);
   // Everything that must never leave the operator side.
-  const internal = await svc.pool.query<{ v: string }>(`
-    SELECT review_note AS v FROM candidates WHERE review_note IS NOT NULL
-    UNION SELECT summary FROM candidates WHERE status <> 'approved'
-    UNION SELECT operator_note FROM signal_corrections WHERE operator_note IS NOT NULL
-    UNION SELECT storage_path FROM captures
-    UNION SELECT content_sha256 FROM captures`);
-  secrets = internal.rows.map((r) => r.v);
+  secrets = await operatorOnlyValues(svc.pool);
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerEnvelope, DEFAULT_PAGE_SIZE, ErrorEnvelope } from '@evidence-record/contract';
+import { AnswerEnvelope, CURSOR_TTL_SECONDS, DEFAULT_PAGE_SIZE, ErrorEnvelope } from '@evidence-record/contract';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { correctSignal, importCaptures, openCandidate, refuseCandidate, releaseSignals, withdrawSignal } from '@evidence-record/curation';
 import { issueCursor } from '../src/index';
@@ -207,7 +207,7 @@ describe('cursors the service did not issue for this request', () => {
       other_filters: ['dimension=serving', good],
       filters_dropped: ['', good],
       other_capability: ['dimension=formula', issueCursor({ secret: svc.cursorSecret, kind: 'snapshot', filters: { dimension: 'formula' } }, position)],
-      stale: ['dimension=formula', issueCursor({ secret: svc.cursorSecret, kind: 'feed', filters: { dimension: 'formula' }, nowSeconds: Math.floor(Date.now() / 1000) - 25 * 3600 }, position)],
+      stale: ['dimension=formula', issueCursor({ secret: svc.cursorSecret, kind: 'feed', filters: { dimension: 'formula' }, nowSeconds: Math.floor(Date.now() / 1000) - CURSOR_TTL_SECONDS - 3600 }, position)],
       garbage: ['dimension=formula', 'not-a-cursor'],
     };
     for (const [name, [query, cursor]] of Object.entries(cases)) {

@@ -6,7 +6,8 @@ import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-rec
 import { releaseSignals } from '@evidence-record/curation';
 import { OutboxRelay, publishNow } from '../src/index';
 import { approvedFormulaChanges, createCatalogue, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
-import { PrivateNatsServer } from './support/nats-server';
+import { privateNats, type PrivateServer } from '@evidence-record/test-support/private-servers';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/server';
 
 /**
@@ -15,7 +16,7 @@ import { PUBLIC_BASE_URL, startSignals, type InProcessSignals } from './support/
  * and restarts (the machine's main NATS is never touched).
  */
 let db: TestDatabase;
-let nats: PrivateNatsServer;
+let nats: PrivateServer & { url: string };
 let relay: OutboxRelay;
 let svc: InProcessSignals;
 let observer: NatsConnection | null = null;
@@ -29,16 +30,6 @@ const release = async (date: string) => {
   released.push(...r.signal_ids);
   return r;
 };
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Every message in the SIGNALS stream, decoded and checked against the contract's event schema. */
 async function streamEvents(): Promise<SignalReleasedEvent[]> {
@@ -61,8 +52,7 @@ async function pending(): Promise<number> {
 
 beforeAll(async () => {
   db = await emptyDatabase();
-  nats = new PrivateNatsServer();
-  await nats.start();
+  nats = await privateNats();
   svc = await startSignals(db.url, { relayStatus: () => relay.status() });
   relay = new OutboxRelay({ pool: svc.pool, log: createLogger('relay-test', 'silent'), metrics: new Metrics('signals'), natsUrl: nats.url, natsPrefix, intervalMs: 200 });
   relay.start();
@@ -83,8 +73,8 @@ describe('Signal release events', () => {
     await approvedFormulaChanges(svc.pool, [products[0]!], 3, '2026-01-05');
     const r = await release('2031-07-01');
     const events = await waitFor('3 events in the stream', async () => {
-      const e = await streamEvents();
-      return e.length === 3 ? e : null;
+      const e = await streamEvents().catch(() => null);
+      return e?.length === 3 ? e : null;
     });
     expect(events.map((e) => e.signal_id).sort()).toEqual([...r.signal_ids].sort());
     expect(events.every((e) => e.released_at === '2031-07-01' && e.signal_url === `${PUBLIC_BASE_URL}/api/v1/signals/${e.signal_id}`)).toBe(true);
@@ -92,7 +82,8 @@ describe('Signal release events', () => {
   });
 
   it('keeps events in the outbox while NATS is down, keeps answering, and drains exactly once when NATS returns', async () => {
-    await nats.stop();
+    // A clean shutdown, as an operator's restart would be.
+    await nats.stop('SIGTERM');
     await waitFor('relay sees the outage', async () => relay.status().nats === 'disconnected');
 
     await approvedFormulaChanges(svc.pool, [products[1]!], 2, '2026-01-05');
@@ -116,7 +107,7 @@ describe('Signal release events', () => {
     await nats.start();
     await waitFor('outbox drained after the outage', async () => (await pending()) === 0);
     // The observer reconnects on its own schedule; read once it answers.
-    const events = await waitFor('stream readable again', () => streamEvents());
+    const events = await waitFor('stream readable again', () => streamEvents().catch(() => null));
     expect(events).toHaveLength(released.length);
     expect(new Set(events.map((e) => e.signal_id))).toEqual(new Set(released));
   });

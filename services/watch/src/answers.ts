@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ContractViolation, ProductIdentity } from '@evidence-record/contract';
-
-type ProductIdentityValue = z.infer<typeof ProductIdentity>;
+import { ContractViolation, productIdentity } from '@evidence-record/contract';
 import { CHECK_INTERVAL_HOURS, monitoringView, type Coverage } from './monitoring';
 import type { CheckCounts } from './queries/receipts';
 import type { ProductRow, WatchItemRow } from './queries/watches';
@@ -53,19 +51,7 @@ function strict<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
-export function productIdentity(row: ProductRow): ProductIdentityValue {
-  return {
-    product_id: row.product_id,
-    name: row.name,
-    brand_id: row.brand_id,
-    brand_name: row.brand_name,
-    category: row.category,
-    form: row.form,
-    depth_class: row.depth_class,
-    retired: row.retired_on !== null,
-    retired_on: row.retired_on,
-  };
-}
+export { productIdentity };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,5 +1,5 @@
 import type express from 'express';
-import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type ServiceHandlers } from '@evidence-record/platform';
+import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type InternalAuth, type ServiceHandlers } from '@evidence-record/platform';
 import { getWatchReceipt } from './capabilities/get-watch-receipt';
 import { listWatchedProducts } from './capabilities/list-watched-products';
 import { unwatchProduct } from './capabilities/unwatch-product';
@@ -20,8 +20,8 @@ export const watchHandlers = (deps: WatchDeps): ServiceHandlers<'watch'> => ({
  * readiness and metrics. Readiness needs Postgres only: the watchlist keeps
  * answering while NATS is away (alerts then wait, they are not lost).
  */
-export function createWatchApp(deps: WatchDeps): express.Express {
-  const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool });
+export function createWatchApp(deps: WatchDeps & { internalAuth?: InternalAuth }): express.Express {
+  const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool, internalAuth: deps.internalAuth });
   const app = createServiceApp(opts);
   mountServiceCapabilities(app, opts, 'watch', watchHandlers(deps));
   mountUnsubscribe(app, opts, deps);

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /** The watch service's environment, parsed once at start-up. */
 export const WatchConfigSchema = z.object({
   ...baseEnv,
+  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
+  INTERNAL_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8104),
   DATABASE_URL: env.databaseUrl,
   NATS_URL: env.natsUrl,

@@ -20,9 +20,10 @@ const fanout = await startSignalFanout({
   metrics,
 });
 
-const app = createWatchApp({ pool, log, metrics, now: () => new Date() });
+const app = createWatchApp({ pool, log, metrics, now: () => new Date(), internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
 await startService(app, {
   port: config.PORT,
+  host: config.LISTEN_HOST,
   log,
   graceMs: config.SHUTDOWN_GRACE_MS,
   // The Signal being fanned out is finished and acknowledged; one cut short by the grace period is redelivered (stable alert ids).

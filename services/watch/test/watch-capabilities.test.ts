@@ -98,12 +98,24 @@ describe('watch_product and unwatch_product', () => {
     expect(listed.watch).toMatchObject({ items: [], count: 0 });
   });
 
+  it('unwatching a well-formed id the Record does not hold succeeds: unsupported, nothing changed, no entity named', async () => {
+    const c = await insertCustomer(h.pool);
+    for (const id of ['prd_zzzzzzzzzzzz', 'prd_000000000000']) {
+      const res = await unwatch(c, id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const a = AnswerEnvelope.parse(res.body);
+      expect([a.status, a.product, a.watch]).toEqual(['unsupported', null, expect.objectContaining({ changed: false, alerts_cancelled: 0, count: 0 })]);
+      expect(a.limitations.join(' ')).toContain(`${id} is not a product in the Record`);
+      expect(res.headers.get(headers.budgetEntities)).toBe('');
+    }
+    expectRefusal(await unwatch(null, 'prd_zzzzzzzzzzzz'), 403, 'account_binding_required');
+  });
+
   it('refuses a retired product, and an id the Record does not hold', async () => {
     const c = await insertCustomer(h.pool);
     const r = expectRefusal(await watch(c, retired.productId, 50), 409, 'product_not_watchable');
     expect(r.error.details).toMatchObject({ product_id: retired.productId });
     expectRefusal(await watch(c, 'prd_000000000000', 50), 404, 'not_found');
-    expectRefusal(await unwatch(c, 'prd_000000000000'), 404, 'not_found');
     expectRefusal(await watch(c, 'Pump Alpha', 50), 400, 'invalid_request');
     // Nothing was added by the refusals.
     expect(AnswerEnvelope.parse((await list(c)).body).watch).toMatchObject({ count: 0 });

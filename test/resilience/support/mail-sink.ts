@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServer, SMTPServerSession } from 'smtp-server';
+import { RestartableSmtpServer, loopbackSmtpServer, smtpRefusal } from '@evidence-record/test-support/smtp';
 
 export interface Delivered {
   to: string[];
@@ -24,7 +24,7 @@ interface Held {
  * mail is in flight but not accepted. A held message whose sender went away
  * is never accepted: it counts as not delivered, as in SMTP.
  */
-export class MailSink {
+export class MailSink extends RestartableSmtpServer {
   readonly delivered: Delivered[] = [];
   /** Recipients refused at RCPT TO with 550 (a permanently failing address). */
   readonly refuse = new Set<string>();
@@ -32,21 +32,12 @@ export class MailSink {
   private held: Held[] = [];
   private holding = false;
   private closedSessions = new Set<string>();
-  private server: SMTPServer;
-  port = 0;
 
-  constructor() {
-    this.server = this.create();
-  }
-
-  private create(): SMTPServer {
-    return new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
+  protected create(): SMTPServer {
+    return loopbackSmtpServer({
       onRcptTo: (address, _session, callback) => {
         if (this.refuse.has(address.address.toLowerCase())) {
-          callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+          callback(smtpRefusal(550, `5.1.1 <${address.address}>: mailbox unavailable`));
           return;
         }
         callback();
@@ -54,15 +45,11 @@ export class MailSink {
       onClose: (session) => {
         this.closedSessions.add(session.id);
       },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          this.received++;
-          const held: Held = { session, raw: Buffer.concat(chunks).toString('utf8'), to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), callback };
-          if (this.holding) this.held.push(held);
-          else this.accept(held);
-        });
+      onMessage: (raw, session, callback) => {
+        this.received++;
+        const held: Held = { session, raw, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), callback };
+        if (this.holding) this.held.push(held);
+        else this.accept(held);
       },
     });
   }
@@ -101,25 +88,11 @@ export class MailSink {
     for (const h of held) this.accept(h);
   }
 
-  async start(port = this.port): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, '127.0.0.1', () => resolve());
-    });
-    this.port = ((this.server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
-    return this.port;
-  }
-
   /** An outage: open connections are cut and nothing listens on the port until `start()`. */
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     const s = this.server as unknown as { connections?: Set<{ close?: () => void; _socket?: { destroy: () => void } }> };
     for (const c of s.connections ?? []) c._socket?.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server = this.create();
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
+    await super.stop();
   }
 
   /** Deliveries per alert id (an alert delivered twice shows up as 2). */

@@ -1,4 +1,5 @@
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
+import { listenSmtp, loopbackSmtpServer, smtpRefusal } from '@evidence-record/test-support/smtp';
 
 /**
  * A real SMTP server for tests, on an ephemeral port. It keeps every message
@@ -29,39 +30,24 @@ export class SmtpSink {
   port = 0;
 
   async start(port = this.port): Promise<number> {
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData: (stream: SMTPServerDataStream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const done = () => {
-            if (this.mode !== 'accept') {
-              this.refusals++;
-              const err = new Error(this.mode === 'tempfail' ? 'Mailbox busy, try later' : 'Mailbox does not exist') as Error & { responseCode: number };
-              err.responseCode = this.mode === 'tempfail' ? 451 : 550;
-              callback(err);
-              return;
-            }
-            const raw = Buffer.concat(chunks).toString('utf8');
-            this.received.push(parseMail(raw, session.envelope.rcptTo.map((r) => r.address)));
-            callback(null);
-          };
-          if (this.delayMs > 0) setTimeout(done, this.delayMs);
-          else done();
-        });
+    const server = loopbackSmtpServer({
+      onMessage: (raw, session, answer) => {
+        const done = () => {
+          if (this.mode !== 'accept') {
+            this.refusals++;
+            answer(this.mode === 'tempfail' ? smtpRefusal(451, 'Mailbox busy, try later') : smtpRefusal(550, 'Mailbox does not exist'));
+            return;
+          }
+          this.received.push(parseMail(raw, session.envelope.rcptTo.map((r) => r.address)));
+          answer(null);
+        };
+        if (this.delayMs > 0) setTimeout(done, this.delayMs);
+        else done();
       },
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
+    this.port = await listenSmtp(server, port);
     server.on('error', () => undefined);
     this.server = server;
-    const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
-    this.port = address.port;
     return this.port;
   }
 

@@ -1,23 +1,9 @@
+import type { ReleasedSignalColumns, SignalCorrectionRow, SignalProductNames } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
 /** The current state of the released Signals an edition names (their status may have moved on since it closed). */
-export interface CurrentSignalRow {
-  signal_id: string;
-  product_id: string;
-  product_name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
-  dimension: string;
-  summary: string;
-  status: 'released' | 'corrected' | 'withdrawn';
-  window_start: string;
-  window_end: string;
-  exact_change_date: string | null;
-  released_on: string;
-  before_state_id: string | null;
-  after_state_id: string | null;
-  corrections: Array<{ kind: 'correction' | 'withdrawal'; recorded_on: string; note: string }>;
+export interface CurrentSignalRow extends ReleasedSignalColumns, SignalProductNames {
+  corrections: SignalCorrectionRow[];
 }
 
 export async function currentSignals(client: PoolClient, signalIds: string[]): Promise<CurrentSignalRow[]> {

@@ -1,11 +1,11 @@
-import { Refusal, buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { buildAnswer, type AnswerStatus } from '@evidence-record/contract';
+import type { HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
+import { withProductSnapshot } from '../capability-inputs';
 import { historyState } from '../domain/facts';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { statesOfProduct, type StateRow } from '../queries/label';
-import { productById } from '../queries/products';
 import { releasedSignalsOfProduct, type SignalRow } from '../queries/signals';
 
 /**
@@ -17,10 +17,7 @@ import { releasedSignalsOfProduct, type SignalRow } from '../queries/signals';
 export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_history'> => async ({ capability, params }, ctx) => {
   const productId = params.product_id;
 
-  return withSnapshot(deps.pool, async (db, record) => {
-    const product = await productById(db, productId);
-    if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
-
+  return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const states = await statesOfProduct(db, productId);
     const signals = await releasedSignalsOfProduct(db, productId);
 

@@ -1,13 +1,13 @@
-import { Refusal, buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { buildAnswer, type AnswerStatus } from '@evidence-record/contract';
+import type { HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
+import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact } from '../domain/economics';
 import { declaredFacts, servingFacts, undisclosedAmountCount } from '../domain/facts';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { declaredLines, latestState } from '../queries/label';
 import { newestPricePerRetailerAndBasis } from '../queries/prices';
-import { productById } from '../queries/products';
 import { sourcesOfProduct } from '../queries/sources';
 
 /**
@@ -19,10 +19,7 @@ import { sourcesOfProduct } from '../queries/sources';
 export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_record'> => async ({ capability, params }, ctx) => {
   const productId = params.product_id;
 
-  return withSnapshot(deps.pool, async (db, record) => {
-    const product = await productById(db, productId);
-    if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
-
+  return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const state = await latestState(db, productId);
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
     const prices = await newestPricePerRetailerAndBasis(db, productId);

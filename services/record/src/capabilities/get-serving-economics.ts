@@ -1,12 +1,12 @@
-import { Refusal, buildAnswer } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { buildAnswer } from '@evidence-record/contract';
+import type { HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
+import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact, newestPerBasis, pricePerGramOf, pricePerServing, priceRuns, servingsFor, type CalculationOut } from '../domain/economics';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { declaredLines, latestState } from '../queries/label';
 import { priceHistory } from '../queries/prices';
-import { productById } from '../queries/products';
 
 /**
  * Price per serving of the newest observation of each price basis, and per
@@ -18,10 +18,7 @@ import { productById } from '../queries/products';
 export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_economics'> => async ({ capability, params }, ctx) => {
   const productId = params.product_id;
 
-  return withSnapshot(deps.pool, async (db, record) => {
-    const product = await productById(db, productId);
-    if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
-
+  return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const state = await latestState(db, productId);
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
     const { rows: observations, truncated } = await priceHistory(db, productId);

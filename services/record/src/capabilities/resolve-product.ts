@@ -1,9 +1,10 @@
-import { Refusal, SEARCH_RESULT_CAP, buildAnswer, type RecordState } from '@evidence-record/contract';
+import { SEARCH_RESULT_CAP, buildAnswer, type RecordState } from '@evidence-record/contract';
 import { withSnapshot, type CapabilityResult, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
+import { normalizedField } from '../capability-inputs';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { normalizeName, words } from '../domain/normalize';
+import { words } from '../domain/normalize';
 import { productsNamedExactly, productsOfBrandNamed, type NameMatch } from '../queries/products';
 
 /** An ambiguous answer names at most this many candidates: it is a prompt to be precise, not a listing. */
@@ -16,14 +17,7 @@ const CANDIDATE_CAP = SEARCH_RESULT_CAP;
  * bare brand name: ambiguous with candidates. None: unsupported.
  */
 export const resolveProduct = (deps: RecordDeps): HandlerOf<'resolve_product'> => async ({ capability, body }, ctx) => {
-  const { identifier } = body;
-  const normalized = normalizeName(identifier);
-  if (normalized.length === 0) {
-    throw new Refusal('invalid_request', {
-      message: 'The identifier contains no letters or digits.',
-      details: { location: 'body', field: 'identifier', issues: [{ field: 'identifier', problem: 'no letters or digits' }] },
-    });
-  }
+  const normalized = normalizedField('identifier', body.identifier);
 
   return withSnapshot(deps.pool, async (db, record) => {
     const { matches, total } = await productsNamedExactly(db, normalized, brandSplits(normalized), CANDIDATE_CAP);

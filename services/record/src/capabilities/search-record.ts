@@ -1,9 +1,10 @@
-import { Refusal, SEARCH_RESULT_CAP, buildAnswer } from '@evidence-record/contract';
+import { SEARCH_RESULT_CAP, buildAnswer } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
+import { normalizedField } from '../capability-inputs';
 import { productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { normalizeName, words } from '../domain/normalize';
+import { words } from '../domain/normalize';
 import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../domain/search-ranking';
 import { productsById } from '../queries/products';
 import { declaredAmong, nameHits, productsDeclaring, synonymHits } from '../queries/search';
@@ -18,14 +19,7 @@ const NAME_LEADERS = 50;
  * way to list the Record.
  */
 export const searchRecord = (deps: RecordDeps): HandlerOf<'search_record'> => async ({ capability, body }, ctx) => {
-  const { query } = body;
-  const normalized = normalizeName(query);
-  if (normalized.length === 0) {
-    throw new Refusal('invalid_request', {
-      message: 'The query contains no letters or digits.',
-      details: { location: 'body', field: 'query', issues: [{ field: 'query', problem: 'no letters or digits' }] },
-    });
-  }
+  const normalized = normalizedField('query', body.query);
   const tokens = significantTokens(words(normalized));
 
   return withSnapshot(deps.pool, async (db, record) => {

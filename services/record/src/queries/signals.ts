@@ -1,24 +1,13 @@
 import type { ClientBase } from 'pg';
+import type { ReleasedSignalColumns, SignalCorrectionRow } from '@evidence-record/contract';
 
 /**
  * A released Signal of a product. Candidates, unreleased Signals, reviewer
  * identity and operator notes are not selected: only the public note of a
  * correction or withdrawal leaves.
  */
-export interface SignalRow {
-  signal_id: string;
-  product_id: string;
-  dimension: string;
-  category: string;
-  summary: string;
-  status: 'released' | 'corrected' | 'withdrawn';
-  window_start: string;
-  window_end: string;
-  exact_change_date: string | null;
-  released_on: string;
-  before_state_id: string | null;
-  after_state_id: string | null;
-  corrections: Array<{ kind: 'correction' | 'withdrawal'; recorded_on: string; note: string }>;
+export interface SignalRow extends ReleasedSignalColumns {
+  corrections: SignalCorrectionRow[];
 }
 
 export async function releasedSignalsOfProduct(db: ClientBase, productId: string): Promise<SignalRow[]> {

@@ -1,7 +1,7 @@
-import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { Refusal, buildAnswer, productIdentity } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
-import { correctionsOf, findReleasedSignal, productIdentity, type SignalRow } from '../queries/signals';
+import { correctionsOf, findProduct, findReleasedSignal, type SignalRow } from '../queries/signals';
 import {
   declaredIngredients,
   historyStates,
@@ -15,7 +15,6 @@ import {
   differingIngredients,
   presentDeclaredIngredient,
   presentPrice,
-  presentProduct,
   presentSignal,
   presentState,
   pricePerServing,
@@ -34,7 +33,7 @@ export function explainSignal(deps: SignalsDeps): HandlerOf<'explain_signal'> {
       const row = await findReleasedSignal(client, params.signal_id);
       if (!row) throw new Refusal('not_found');
 
-      const product = await productIdentity(client, row.product_id);
+      const product = await findProduct(client, row.product_id);
       const corrections = (await correctionsOf(client, [row.signal_id])).get(row.signal_id) ?? [];
       const sides = await readSides(client, row);
       const signal = { ...presentSignal(row, corrections, deps.publicBaseUrl), before: sides.before, after: sides.after, evidence: sides.evidence };
@@ -51,7 +50,7 @@ export function explainSignal(deps: SignalsDeps): HandlerOf<'explain_signal'> {
         request_id: ctx.requestId,
         capability,
         status: 'supported',
-        product: product ? presentProduct(product) : null,
+        product: product ? productIdentity(product) : null,
         summary: `A confirmed ${row.dimension} change to ${row.product_name}, released ${row.released_on}${row.status === 'released' ? '' : ` and since ${row.status}`}.`,
         signals: [signal],
         history: [sides.before.state, sides.after.state].filter((s) => s !== null),

@@ -11,10 +11,14 @@ import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
+import { budgetCutLimitation, pageSize } from '../budget-cut';
 import { correctionsOf, releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
 import { presentSignal } from '../present';
 import { proportion } from '../proportion';
+
+/** Year 0001: Postgres has no year 0000, and the request schemas refuse it. */
+const FIRST_CALENDAR_DATE = '0001-01-01';
 
 const SIGNAL_COHORT = 'released Signals in window';
 const PRODUCT_COHORT = 'covered products (not retired)';
@@ -27,7 +31,9 @@ const SOURCE_COHORT = 'sources of covered products';
  */
 export function resolveWindow(query: { from?: string; to?: string }, today: string): { from: string; to: string } {
   const to = query.to ?? today;
-  const from = query.from ?? addDays(to, -(DEFAULT_SNAPSHOT_WINDOW_DAYS - 1));
+  // A default window reaching back past the first calendar day the Record can hold starts on it.
+  const defaultFrom = addDays(to, -(DEFAULT_SNAPSHOT_WINDOW_DAYS - 1));
+  const from = query.from ?? (defaultFrom < FIRST_CALENDAR_DATE ? FIRST_CALENDAR_DATE : defaultFrom);
   const problem = (p: string) =>
     new Refusal('invalid_request', { details: { location: 'query', field: query.from ? 'from' : 'to', issues: [{ field: query.from ? 'from' : 'to', problem: p }] } });
   if (from > to) throw problem(`from (${from}) is after to (${to})`);
@@ -48,10 +54,12 @@ export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_
     const cursor = query.cursor ? readCursor(cursorContext, query.cursor) : null;
     // Later pages read the window the first page resolved, even if the default window has moved since.
     const window = cursor?.w ? { from: cursor.w[0], to: cursor.w[1] } : resolveWindow(query, utcDate(deps.clock()));
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const asked = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = pageSize(asked, ctx.pageCap);
 
     return withSnapshot(deps.pool, async (client, record) => {
-      const filters = { since: addDays(window.from, -1), until: window.to, category: SUPPORTED_CATEGORY };
+      // `from` is inclusive in the query itself: the day before 0001-01-01 is a date Postgres cannot hold.
+      const filters = { from: window.from, until: window.to, category: SUPPORTED_CATEGORY };
       const rows = await releasedSignalsPage(client, filters, cursor ? { released_on: cursor.r, signal_id: cursor.s } : null, limit);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
@@ -59,6 +67,7 @@ export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_
         rows.length > limit && last
           ? issueCursor(cursorContext, { released_on: last.released_on, signal_id: last.signal_id }, [window.from, window.to])
           : null;
+      const cutByBudget = limit < asked && nextCursor !== null;
       const corrections = await correctionsOf(client, page.map((r) => r.signal_id));
       const signals = page.map((r) => presentSignal(r, corrections.get(r.signal_id) ?? [], deps.publicBaseUrl));
 
@@ -71,6 +80,7 @@ export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_
       const dimensions = [...new Set([...signalDimensions, ...counts.by_dimension.map((d) => d.dimension)])];
 
       const limitations = [
+        ...(cutByBudget ? [budgetCutLimitation(signals.length, asked)] : []),
         'Counts are of released Signals by release date within the window, not by the date the change happened.',
         'Coverage counts describe the covered set as of this record version, not as of the window.',
         ...(unreadable > 0
@@ -80,7 +90,7 @@ export function getCategorySnapshot(deps: SignalsDeps): HandlerOf<'get_category_
       const answer = buildAnswer({
         request_id: ctx.requestId,
         capability,
-        status: 'supported',
+        status: cutByBudget ? 'partial' : 'supported',
         summary: `A snapshot of ${released} released Signal${released === 1 ? '' : 's'} in the ${SUPPORTED_CATEGORY} category from ${window.from} to ${window.to}, with coverage state.`,
         signals,
         next_cursor: nextCursor,

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE, buildAnswer } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { budgetCutLimitation, pageSize } from '../budget-cut';
 import type { SignalsDeps } from '../deps';
 import { issueCursor, readCursor } from '../cursor';
 import { correctionsOf, releasedSignalsPage, type FeedFilters } from '../queries/signals';
@@ -24,22 +25,27 @@ export function listSignalChanges(deps: SignalsDeps): HandlerOf<'list_signal_cha
     };
     const cursorContext = { secret: deps.cursorSecret, kind: 'feed' as const, filters: { ...filters } };
     const below = query.cursor ? readCursor(cursorContext, query.cursor) : null;
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const asked = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = pageSize(asked, ctx.pageCap);
 
     return withSnapshot(deps.pool, async (client, record) => {
       const rows = await releasedSignalsPage(client, filters, below ? { released_on: below.r, signal_id: below.s } : null, limit);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const nextCursor = rows.length > limit && last ? issueCursor(cursorContext, { released_on: last.released_on, signal_id: last.signal_id }) : null;
+      // The page stops short because the organisation's daily Signal budget holds no more today.
+      const cutByBudget = limit < asked && nextCursor !== null;
       const corrections = await correctionsOf(client, page.map((r) => r.signal_id));
       const signals = page.map((r) => presentSignal(r, corrections.get(r.signal_id) ?? [], deps.publicBaseUrl));
 
       const answer = buildAnswer({
         request_id: ctx.requestId,
         capability,
-        status: 'supported',
+        status: cutByBudget ? 'partial' : 'supported',
         summary:
-          signals.length === 0
+          cutByBudget
+            ? `${signals.length} of up to ${asked} released Signals, newest release first: the daily Signal budget holds no more today; follow next_cursor after it resets.`
+            : signals.length === 0
             ? below
               ? 'No further released Signals match these filters: this is the last page.'
               : 'No released Signals match these filters in the Record.'
@@ -47,6 +53,7 @@ export function listSignalChanges(deps: SignalsDeps): HandlerOf<'list_signal_cha
         signals,
         next_cursor: nextCursor,
         limitations: [
+          ...(cutByBudget ? [budgetCutLimitation(signals.length, asked)] : []),
           'Ordered by release date, not by the date of the change: a late-released Signal appears at the top.',
           'since is exclusive and until inclusive; store the newest review.released_at you processed and pass it as since next time.',
           'Corrections and withdrawals keep a Signal\'s release date and address and never re-release it.',

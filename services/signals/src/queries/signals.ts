@@ -1,3 +1,4 @@
+import type { ProductIdentityRow, ReleasedSignalColumns, SignalFeedQuery, SignalProductNames } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
 /**
@@ -5,22 +6,7 @@ import type { PoolClient } from '@evidence-record/platform';
  * NULL`: a Signal row exists only for an approved candidate (schema trigger),
  * and it surfaces only once it has been released in a dated batch.
  */
-export interface SignalRow {
-  signal_id: string;
-  product_id: string;
-  product_name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
-  dimension: string;
-  summary: string;
-  status: 'released' | 'corrected' | 'withdrawn';
-  window_start: string;
-  window_end: string;
-  exact_change_date: string | null;
-  released_on: string;
-  before_state_id: string | null;
-  after_state_id: string | null;
+export interface SignalRow extends ReleasedSignalColumns, SignalProductNames {
   before_price_id: number | null;
   after_price_id: number | null;
 }
@@ -41,16 +27,11 @@ export async function findReleasedSignal(client: PoolClient, signalId: string): 
   return rows[0] ?? null;
 }
 
-export interface FeedFilters {
-  /** Exclusive: released_on > since. */
-  since?: string;
-  /** Inclusive: released_on <= until. */
-  until?: string;
-  product_id?: string;
-  brand?: string;
-  dimension?: string;
-  category?: string;
-}
+/**
+ * The feed's filters, as the contract's query names them: `since` is exclusive (released_on > since),
+ * `until` inclusive; `from` is inclusive (the category snapshot's window; no date arithmetic, so 0001-01-01 works).
+ */
+export type FeedFilters = Omit<SignalFeedQuery, 'limit' | 'cursor'> & { from?: string };
 
 /**
  * One page of released Signals, newest release first, below an optional
@@ -78,6 +59,7 @@ export async function releasedSignalsPage(
     shape += value === undefined ? '0' : '1';
     if (value !== undefined) conditions.push(condition(add(value)));
   };
+  filter(filters.from, (p) => `s.released_on >= ${p}::date`);
   filter(filters.since, (p) => `s.released_on > ${p}::date`);
   filter(filters.until, (p) => `s.released_on <= ${p}::date`);
   filter(filters.product_id, (p) => `s.product_id = ${p}::text`);
@@ -120,18 +102,9 @@ export async function correctionsOf(client: PoolClient, signalIds: string[]): Pr
   return out;
 }
 
-export interface ProductRow {
-  product_id: string;
-  name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
-  form: string;
-  depth_class: 'REGISTERED' | 'CAPTURED' | 'TRACKED';
-  retired_on: string | null;
-}
+export type ProductRow = ProductIdentityRow;
 
-export async function productIdentity(client: PoolClient, productId: string): Promise<ProductRow | null> {
+export async function findProduct(client: PoolClient, productId: string): Promise<ProductRow | null> {
   const { rows } = await client.query<ProductRow>({
     name: 'signals-product-identity',
     text: `SELECT p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on

@@ -1,4 +1,4 @@
-import { Refusal, buildAnswer } from '@evidence-record/contract';
+import { buildAnswer } from '@evidence-record/contract';
 import { withSnapshot, withTransaction, type HandlerOf } from '@evidence-record/platform';
 import { boundAccount } from '../account';
 import { productIdentity, watchConfidence } from '../answers';
@@ -9,8 +9,13 @@ import { callerAuthor, removeFromWatchlist } from '../watchlist';
 
 /**
  * Removes a product from the watchlist. Removing one that is not watched
- * succeeds without change. Alerts not yet sent for this product are
- * cancelled with the watch; alerts already delivered are left alone.
+ * succeeds without change (spec, Behaviours 9), and so does an id the Record
+ * does not hold: nothing can be watched under it, so nothing changes; the
+ * answer says `unsupported` (the Record does not cover that id), names no
+ * product and costs nothing, and the gateway scores it like a not-found id
+ * (docs/decisions/0311-unwatch-an-id-not-in-the-record.md). Alerts not yet
+ * sent for this product are cancelled with the watch; alerts already
+ * delivered are left alone.
  */
 export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
   return async ({ capability, params }, ctx) => {
@@ -19,15 +24,29 @@ export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
     const outcome = await withTransaction(deps.pool, async (client) => {
       const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
-      if (!(await findProduct(client, productId))) throw new Refusal('not_found', { details: { product_id: productId } });
+      if (!(await findProduct(client, productId))) return { changed: false, alertsCancelled: 0 };
       return removeFromWatchlist(client, account.accountId, productId, callerAuthor(ctx));
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
       const account = await boundAccount(client, ctx, capability);
       const product = await findProduct(client, productId);
-      if (!product) throw new Refusal('not_found', { details: { product_id: productId } });
       const count = await countWatches(client, account.accountId);
+      if (!product) {
+        const answer = buildAnswer({
+          request_id: ctx.requestId,
+          capability,
+          status: 'unsupported',
+          summary: `${productId} is not a product in the Record, so it cannot be on the watchlist; nothing changed.`,
+          product: null,
+          products: [],
+          watch: { changed: false, alerts_cancelled: 0, count, limit: account.watchLimit },
+          limitations: [`${productId} is not a product in the Record: no watch can exist under it. Resolve a product first and pass its product_id.`],
+          confidence: watchConfidence,
+          record,
+        });
+        return { answer, entities: [] };
+      }
       const answer = buildAnswer({
         request_id: ctx.requestId,
         capability,

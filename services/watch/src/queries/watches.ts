@@ -1,15 +1,7 @@
+import type { ProductIdentityRow } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
-export interface ProductRow {
-  product_id: string;
-  name: string;
-  brand_id: string;
-  brand_name: string;
-  category: string;
-  form: string;
-  depth_class: 'REGISTERED' | 'CAPTURED' | 'TRACKED';
-  retired_on: string | null;
-}
+export type ProductRow = ProductIdentityRow;
 
 const productColumns = `p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on`;
 
