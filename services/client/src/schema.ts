@@ -1327,6 +1327,10 @@ export interface components {
             limit?: number;
             /** @description extraction_limit_reached: distinct entities already answered today */
             used?: number;
+            /** @description extraction_limit_reached: what is left of the day's budget */
+            remaining?: number;
+            /** @description extraction_limit_reached: distinct new entities the answer would have named */
+            needed?: number;
             /** @description watch_limit_reached: products on the watchlist */
             count?: number;
             /** @description method_not_allowed: the methods the path takes (also in the Allow header) */
@@ -2551,7 +2555,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 24 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
+                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 48 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
                  * @example c1.eyJyIjoiMjAyNi0xMS0wMyJ9.sig
                  */
                 cursor?: string;
@@ -3612,7 +3616,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 24 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
+                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 48 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
                  * @example c1.eyJyIjoiMjAyNi0xMS0wMyJ9.sig
                  */
                 cursor?: string;
