@@ -609,6 +609,10 @@ export interface components {
             /** Format: date */
             recorded_on: string;
             note: string;
+            /** @description the summary as it read before this correction (for the first correction: as released and emailed); null when the correction kept the summary */
+            summary_before?: string | null;
+            /** @description the summary this correction put in place; null when the correction kept the summary */
+            summary_after?: string | null;
         };
         /** @description compare_products: declared doses side by side in the labels' own units. Never names a winner; absent when the comparison is refused */
         Comparison: {
