@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run test:resilience`: the fault, concurrency, fuzzing and security
- * suites against the real local stack (docs/reliability.md). They are named
- * *.resilience.ts so that `npm test` (vitest.config.ts, which picks up
- * *.test.ts) stays within its time budget; the pinned fuzz regressions are
- * a *.test.ts and run in both (docs/decisions/0704-resilience-suites.md).
+ * The fault, concurrency, fuzzing and security suites against the real
+ * local stack (docs/reliability.md): a step of `npm test` (scripts/test.sh,
+ * after the main vitest step, which runs the pinned fuzz regressions, so the
+ * step excludes them) and alone as `npm run test:resilience`. They are named
+ * *.resilience.ts and have their own config for their longer timeouts and
+ * two-at-a-time stacks (docs/decisions/0704-resilience-suites.md).
  */
 export default defineConfig({
   test: {

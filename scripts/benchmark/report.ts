@@ -520,7 +520,14 @@ const HOW_MEASURED = `## How it is measured
 (\`node scripts/build.mjs\`) and runs \`scripts/benchmark/main.ts\`. It never touches the stack of
 \`npm run up\`: it starts its own processes from \`dist/*.mjs\` on free loopback ports, with its own
 databases, a **private \`redis-server\`** on a free port, its own NATS stream prefix and an SMTP server
-inside the bench process. Decisions behind the method: [docs/decisions/0800](decisions/0800-benchmark-method.md).
+inside the bench process. Decisions behind the method: [docs/decisions/0800](decisions/0800-benchmark-method.md)
+and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
+
+- **Repetitions.** Every judged measurement (the comparisons of sections 1, 3 and 4, the counts of
+  section 2 and the fan-outs of section 5) runs \`--repeat\` times (3 by default), interleaved so that a
+  change in the machine's background falls on every row alike. The Summary gives each figure's median,
+  its range and in how many runs it met its target, and judges the median (counts: their worst run;
+  any refused or failed request in any run: FAIL). The detailed tables list every run.
 
 - **Databases.** \`er_bench_tpl_demo\` (migrated + demo seed) and \`er_bench_100k\` (migrated +
   \`scripts/generate-record.ts --products 100000 --signals 500000\`, then \`VACUUM ANALYZE\`) are built

@@ -217,6 +217,15 @@ describe('refused links', () => {
     expect(await watched(bob.key)).toContain(productId);
   });
 
+  it('cannot be bypassed: the watch service refuses an unsigned call to its internal unsubscribe', async () => {
+    const direct = await fetch(`http://127.0.0.1:${stack.ports.watch}/internal/unsubscribe/${productId}`, {
+      method: 'POST',
+      headers: { 'x-er-account-id': bob.accountId! },
+    });
+    expect(direct.status).toBe(401);
+    expect(await watched(bob.key)).toContain(productId);
+  });
+
   it('limits how often one link is used, and allows only GET, HEAD and POST', async () => {
     const url = unsubscribeUrl(
       stack.baseUrl,

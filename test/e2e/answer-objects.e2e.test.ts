@@ -17,7 +17,8 @@ let pro: Awaited<ReturnType<typeof issueKey>>;
 let free: Awaited<ReturnType<typeof issueKey>>;
 
 beforeAll(async () => {
-  stack = await startStack('answers');
+  // The gateway and the four services that answer capabilities (no MCP, email or monitor needed here).
+  stack = await startStack('answers', { services: ['record', 'signals', 'ledger', 'watch', 'gateway'] });
   pro = await issueKey(stack, { plan: 'pro', scopes: [...scopes], account: true, name: 'answers pro' });
   free = await issueKey(stack, { plan: 'free', scopes: [...selfServiceScopes], name: 'answers free' });
 }, 180_000);

@@ -4,8 +4,8 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, scopes, selfServiceScopes } from '@evidence-record/contract';
 import { createGateway, loadGatewayConfig, type Gateway } from '@evidence-record/gateway';
-import { call as callGateway } from '../support/client';
-import { startStack, type RunningStack } from '../support/stack';
+import { call as callGateway } from '@evidence-record/test-support/client';
+import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { customer, query } from '../resilience/support/operator';
 import { signedAsGateway } from '@evidence-record/test-support/signing';
 

@@ -213,7 +213,8 @@ describe('SIGTERM drains each service', () => {
     const { key } = generateKey('test');
     const inFlight = request(`http://127.0.0.1:${port}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      // Straight to the MCP service, signed as the gateway signs what it forwards.
+      headers: signedAsGateway('POST', '/mcp', { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }),
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } }),
       agent: new http.Agent({ keepAlive: true }),
     });

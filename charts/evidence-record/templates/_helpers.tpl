@@ -284,6 +284,7 @@ _registry.tpl.
     secretKeyRef:
       name: {{ include "er.signingSecretName" $root | quote }}
       key: {{ $v.internalSigning.key | quote }}
+{{- end }}
 {{- if $w.unsubscribe }}
 - name: UNSUBSCRIBE_SIGNING_KEY
   valueFrom:

@@ -101,8 +101,8 @@ function sameFilters(a: SignalFilters, b: SignalFilters): boolean {
  * State is saved before each Signal is handed over (so it is yielded at most
  * once, even if the process dies right after) and after each page (cursor and
  * newest `released_at` seen). An interrupted pass resumes from its cursor. A
- * cursor the API no longer accepts (it expires after 24 hours, and a free-plan
- * pass may wait a day for its budget) is replaced by reading again with
+ * cursor the API no longer accepts (it expires, and a free-plan pass may wait
+ * a day or more for its budget) is replaced by reading again with
  * `until` = the oldest release the pass yielded: only that day is read twice
  * (its Signals already yielded are skipped), so the budget is not spent again
  * on the part of the feed already delivered.

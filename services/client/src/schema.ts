@@ -609,6 +609,10 @@ export interface components {
             /** Format: date */
             recorded_on: string;
             note: string;
+            /** @description the summary as it read before this correction (for the first correction: as released and emailed); null when the correction kept the summary */
+            summary_before?: string | null;
+            /** @description the summary this correction put in place; null when the correction kept the summary */
+            summary_after?: string | null;
         };
         /** @description compare_products: declared doses side by side in the labels' own units. Never names a winner; absent when the comparison is refused */
         Comparison: {
@@ -1327,6 +1331,10 @@ export interface components {
             limit?: number;
             /** @description extraction_limit_reached: distinct entities already answered today */
             used?: number;
+            /** @description extraction_limit_reached: what is left of the day's budget */
+            remaining?: number;
+            /** @description extraction_limit_reached: distinct new entities the answer would have named */
+            needed?: number;
             /** @description watch_limit_reached: products on the watchlist */
             count?: number;
             /** @description method_not_allowed: the methods the path takes (also in the Allow header) */
@@ -2551,7 +2559,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 24 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
+                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 48 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
                  * @example c1.eyJyIjoiMjAyNi0xMS0wMyJ9.sig
                  */
                 cursor?: string;
@@ -3612,7 +3620,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 24 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
+                 * @description next_cursor of the previous page. A cursor is opaque, signed by the service, bound to the filters it was issued for and valid 48 hours; any other cursor, or one sent with different filters, is invalid_request. Follow next_cursor until it is null.
                  * @example c1.eyJyIjoiMjAyNi0xMS0wMyJ9.sig
                  */
                 cursor?: string;

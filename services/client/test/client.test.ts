@@ -18,7 +18,8 @@ let pro: Awaited<ReturnType<typeof issueKey>>;
 let dir: string;
 
 beforeAll(async () => {
-  stack = await startStack('client');
+  // Only what the client talks to: the gateway and the services behind the capabilities it calls.
+  stack = await startStack('client', { services: ['record', 'signals', 'ledger', 'gateway'] });
   pro = await issueKey(stack, { plan: 'pro', scopes: [...scopes], account: true, name: 'client pro' });
   dir = await mkdtemp(join(tmpdir(), 'er-client-'));
 }, 180_000);

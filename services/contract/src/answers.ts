@@ -435,6 +435,8 @@ export const ErrorDetails = open({
   budget: z.string().optional().describe('extraction_limit_reached: product, signal or ingredient'),
   limit: count.optional().describe("extraction_limit_reached: the day's budget; watch_limit_reached: the watch limit"),
   used: count.optional().describe('extraction_limit_reached: distinct entities already answered today'),
+  remaining: count.optional().describe("extraction_limit_reached: what is left of the day's budget"),
+  needed: count.optional().describe('extraction_limit_reached: distinct new entities the answer would have named'),
   count: count.optional().describe('watch_limit_reached: products on the watchlist'),
   allowed_methods: z.array(z.string()).optional().describe('method_not_allowed: the methods the path takes (also in the Allow header)'),
   unknown: z.array(z.string()).optional().describe('not_found on compare_products and the ingredient contexts: the ids the Record does not hold'),

@@ -164,7 +164,7 @@ const errorDetailsExample: Partial<Record<ErrorCode, Record<string, unknown>>> =
   plan_entitlement_required: { capability: 'list_ledger_editions', plan: 'free' },
   account_binding_required: { bound_accounts: 0 },
   rate_limited: { window: 'minute' },
-  extraction_limit_reached: { budget: 'product', limit: 15, used: 15 },
+  extraction_limit_reached: { budget: 'product', limit: 15, used: 15, remaining: 0, needed: 1 },
   watch_limit_reached: { limit: 10, count: 10 },
   not_found: { field: 'product_id' },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContractViolation, productIdentity } from '@evidence-record/contract';
+import { ContractViolation, WatchItem as ContractWatchItem, productIdentity } from '@evidence-record/contract';
 import { CHECK_INTERVAL_HOURS, monitoringView, type Coverage } from './monitoring';
 import type { CheckCounts } from './queries/receipts';
 import type { ProductRow, WatchItemRow } from './queries/watches';
@@ -9,21 +9,10 @@ import type { ProductRow, WatchItemRow } from './queries/watches';
  * source id, capture id, check id or candidate detail can never leave in a
  * watch object by accident: building an item with one fails.
  */
-const dateTime = z.iso.datetime({ offset: true });
-
 export const WatchItem = z.strictObject({
-  product_id: z.string(),
-  name: z.string(),
-  brand_name: z.string(),
-  watched_since: dateTime,
+  // The contract's fields (answer objects are open there, for clients); here no other field may be added.
+  ...ContractWatchItem.shape,
   monitoring_state: z.enum(['monitored', 'not_monitored', 'source_unreadable']),
-  currently_unreadable: z.boolean().nullable(),
-  unreadable_since: dateTime.nullable(),
-  last_read_at: dateTime.nullable(),
-  last_checked_at: dateTime.nullable(),
-  next_check_due: dateTime.nullable(),
-  check_overdue: z.boolean().nullable(),
-  check_interval_hours: z.number().int(),
 });
 export type WatchItem = z.infer<typeof WatchItem>;
 
