@@ -55,6 +55,9 @@ export async function releaseSignalOn(
   const after = (imported.states_created as string[])[0]!;
   const candidate = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before, '--after', after, '--summary', 'Caffeine per serving changed (test release).');
   const signal = await stack.admin('candidate', 'approve', String(candidate.candidate_id), '--reviewer', 'test reviewer', '--note', 'checked against the capture');
-  const release = await stack.admin('signal', 'release', ...(opts.date ? ['--date', opts.date] : []));
+  // A release is dated today at the latest; a later release day is simulated the way the CLI allows it in tests only.
+  const release = opts.date
+    ? await stack.adminWith({ NODE_ENV: 'test', ER_TEST_TODAY: opts.date }, 'signal', 'release', '--date', opts.date)
+    : await stack.admin('signal', 'release');
   return { signalId: String(signal.signal_id), release };
 }

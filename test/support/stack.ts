@@ -26,6 +26,8 @@ export interface RunningStack {
   /** Output of a service, for diagnosing a failure. */
   logs: Map<ServiceName, string[]>;
   admin: (...args: string[]) => Promise<Record<string, unknown>>;
+  /** The operator CLI with extra environment (e.g. NODE_ENV=test and ER_TEST_TODAY for a release on a later day). */
+  adminWith: (extra: NodeJS.ProcessEnv, ...args: string[]) => Promise<Record<string, unknown>>;
   stopService: (name: ServiceName, signal?: NodeJS.Signals) => Promise<void>;
   startService: (name: ServiceName) => Promise<void>;
   stop: () => Promise<void>;
@@ -103,9 +105,10 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     smtp,
     processes,
     logs,
-    admin: async (...args: string[]) => {
+    admin: (...args: string[]) => stack.adminWith({}, ...args),
+    adminWith: async (extra: NodeJS.ProcessEnv, ...args: string[]) => {
       const cli = opts.image ? imageCommand(opts.image, ['dist/admin.mjs', ...args, '--json']) : { file: process.execPath, args: ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'] };
-      const { stdout } = await exec(cli.file, cli.args, { env: { ...env } });
+      const { stdout } = await exec(cli.file, cli.args, { env: { ...env, ...extra } });
       return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     },
     stopService,
