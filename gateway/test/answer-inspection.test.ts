@@ -23,7 +23,7 @@ describe('the answer check and the envelope schema agree on the head', () => {
     for (const status of answerStatuses.filter((s) => s !== 'refused')) {
       const requestId = newRequestId();
       const body = JSON.stringify(buildAnswer({ request_id: requestId, capability: capability.name, status, summary: 'Test.', confidence: { level: 'high', basis: 'test' }, coverage: {}, record }));
-      expect(inspectAnswer(upstream200(body), requestId, capability), status).toEqual({ ok: true, errorCode: null, entities: [] });
+      expect(inspectAnswer(upstream200(body), requestId, capability), status).toEqual({ ok: true, errorCode: null, entities: [], answerStatus: status });
     }
   });
 
