@@ -56,7 +56,7 @@ describe('NATS down while Signals are released', () => {
     const stream = steadyStream((i) => send(stack.baseUrl, 'GET', i % 2 ? '/api/v1/signals?limit=2' : '/api/v1/watch', { key: caller.key, timeoutMs: 30_000 }), { concurrency: 2, pauseMs: 50 });
     await nats.stop();
     const downAt = Date.now();
-    const released = await releaseNewSignals(stack, products, 'nats-outage');
+    const released = await releaseNewSignals(stack, products, 'nats-outage', { natsDown: true });
     const outbox = await query<{ pending: number }>(stack, `SELECT count(*)::int AS pending FROM event_outbox WHERE published_at IS NULL AND payload->>'signal_id' = ANY($1)`, [released]);
     expect(outbox[0]!.pending).toBe(released.length);
     // The Signals are in the feed at once; the alerts wait for NATS.
