@@ -15,6 +15,11 @@ function testClock(env: NodeJS.ProcessEnv): { clock?: () => Date } {
   return { clock: () => new Date(`${today}T12:00:00Z`) };
 }
 
+/** Who does a curation action: --by, else the shell's user; recorded beside the action. */
+function operatorName({ flags, env }: Pick<AdminContext, 'flags' | 'env'>): string {
+  return optional(flags, 'by') ?? env.USER ?? 'operator';
+}
+
 async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<string, unknown>> {
   const chosen = list(flags, 'signal');
   if (flags.flags.signal === true) throw new UsageError('--signal names a Signal id (repeat it for several)');
@@ -26,7 +31,7 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
       date: optional(flags, 'date'),
       ...testClock(env),
       ...(chosen.length ? { signalIds: chosen } : {}),
-      releasedBy: optional(flags, 'by') ?? env.USER ?? 'operator',
+      releasedBy: operatorName({ flags, env }),
       publicBaseUrl: env.PUBLIC_BASE_URL!,
       traceparent: span.traceparent,
     });
@@ -93,7 +98,7 @@ export const signal: Noun = {
             note: required(ctx.flags, 'note'),
             summary: optional(ctx.flags, 'summary'),
             operatorNote: optional(ctx.flags, 'operator-note'),
-            by: optional(ctx.flags, 'by') ?? ctx.env.USER ?? 'operator',
+            by: operatorName(ctx),
           }),
         ),
     },
@@ -106,7 +111,7 @@ export const signal: Noun = {
             signal_id: positional(ctx.flags, 0, 'signal_id'),
             note: required(ctx.flags, 'note'),
             operatorNote: optional(ctx.flags, 'operator-note'),
-            by: optional(ctx.flags, 'by') ?? ctx.env.USER ?? 'operator',
+            by: operatorName(ctx),
           }),
         ),
     },
