@@ -44,7 +44,10 @@ WORKDIR /app
 COPY --from=manifests /app ./
 # npm's download cache lives in a build cache mount, never in a layer, and is
 # reused across builds (a changed lockfile fetches only what is new).
-RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
+# --ignore-scripts: only the manifests are here, and the one lifecycle script,
+# the root's prepare (the typed client's types, for development), serves no
+# bundle; esbuild runs from its platform package without its postinstall.
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN node scripts/build.mjs
 
@@ -52,7 +55,7 @@ RUN node scripts/build.mjs
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /app ./
-RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --workspaces --include-workspace-root --ignore-scripts --no-audit --no-fund
 
 # ---- runtime ----------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -1,43 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
-import { call, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
-import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+import { gatewayBed, type GatewayBed } from './support/bed';
+import { call, errorCode, orgWithKey, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 
 /**
  * Issue 18's audit: RateLimit-* on every response made with a valid key,
  * refusals included, and X-Request-Id on every response
  * (docs/decisions/0310-headers-on-every-response.md).
  */
-let db: TestDatabase;
-let pool: Pool;
-let redis: Redis;
-let up: FakeUpstreams;
+let bed: GatewayBed;
 let gw: RunningGateway;
-let prefix: string;
 let free: IssuedKey;
 let narrow: IssuedKey;
 
 beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url);
-  redis = redisClient();
-  prefix = isolationPrefix('gw-headers').redisPrefix;
-  const env = { DATABASE_URL: db.url, REDIS_PREFIX: prefix };
-  up = await startFakeUpstreams();
-  gw = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix: prefix, upstreams: up.urls }));
-  free = await orgWithKey(env);
-  narrow = await orgWithKey(env, { scopes: 'framework:read' });
+  bed = await gatewayBed('gw-headers');
+  ({ gw } = bed);
+  free = await orgWithKey(bed.env);
+  narrow = await orgWithKey(bed.env, { scopes: 'framework:read' });
 });
-afterAll(async () => {
-  await gw?.close();
-  await up?.close();
-  await dropPrefix(redis, prefix);
-  redis?.disconnect();
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => bed?.close());
 
 const requestId = /^req_[0-9a-f]{24}$/;
 

@@ -1,43 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
+import type { Pool } from '@evidence-record/platform';
 import { budgetKey, rateWindowKeys, utcDay } from '../src/keyspace';
-import { anotherKey, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type RunningGateway } from './support/harness';
+import { gatewayBed, type GatewayBed } from './support/bed';
+import { anotherKey, call, createPlan, errorCode, orgWithKey, type Call, type RunningGateway } from './support/harness';
 import { waitFor } from '@evidence-record/test-support/wait';
-import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
+import { feedSignals } from './support/upstreams';
 
 /**
  * Rate windows per key and daily distinct-entity budgets per organisation,
  * against the real Redis scripts, under real concurrency.
  */
-let db: TestDatabase;
+let bed: GatewayBed;
 let pool: Pool;
 let redis: Redis;
-let up: FakeUpstreams;
 let gw: RunningGateway;
 let env: { DATABASE_URL: string; REDIS_PREFIX: string };
 let prefix: string;
 
 beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url);
-  redis = redisClient();
-  prefix = isolationPrefix('gw-limits').redisPrefix;
-  env = { DATABASE_URL: db.url, REDIS_PREFIX: prefix };
-  up = await startFakeUpstreams();
-  gw = await startGateway(gatewayConfig({ databaseUrl: db.url, redisPrefix: prefix, upstreams: up.urls }));
+  bed = await gatewayBed('gw-limits');
+  ({ pool, redis, gw, env, prefix } = bed);
   // Generous windows, the free plan's budgets: only the budget can refuse.
   await createPlan(pool, 'wide_windows', { minute: 10_000, hour: 100_000, day: 1_000_000, products: 15, signals: 15, ingredients: 25 });
 });
-afterAll(async () => {
-  await gw?.close();
-  await up?.close();
-  await dropPrefix(redis, prefix);
-  redis?.disconnect();
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => bed?.close());
 
 const pid = (i: number) => `prd_${String(i).padStart(12, '0')}`;
 const get = (path: string, key: string, init: RequestInit = {}) => call(`${gw.url}${path}`, { ...init, key });
@@ -45,6 +32,7 @@ const get = (path: string, key: string, init: RequestInit = {}) => call(`${gw.ur
 /** Waits until the current minute has at least `seconds` left, so a burst lands in one minute whatever windows a reader assumes. */
 async function clearOfMinuteBoundary(seconds = 5): Promise<void> {
   const left = 60 - (Date.now() / 1000) % 60;
+  // Time has to pass here: the fixed minute window rolls over on the clock, not on an event.
   if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 100));
 }
 

@@ -4,6 +4,7 @@ import type { PlanLimits } from '../src/access/key-record';
 import { protocolWindowKey } from '../src/keyspace';
 import { countProtocolMessages, protocolLimit, protocolMessagesIn, protocolRateLimitHeaders } from '../src/limits/protocol-window';
 import { installScripts } from '../src/limits/scripts';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { dropPrefix, redisClient } from './support/harness';
 
 /** The MCP protocol window (docs/decisions/0605): what a POST counts, and the script against the real Redis. */
@@ -70,7 +71,7 @@ describe('the protocol window script', () => {
     expect([repaired.admitted, repaired.count]).toEqual([true, 1]);
     expect(await redis.pttl(key)).toBeGreaterThan(59_000);
     await redis.pexpire(key, 1);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the window to expire', async () => (await redis.exists(key)) === 0, 2_000, 5);
     const fresh = await countProtocolMessages(redis, redisPrefix, 'k3', plan(3), 6, 'admit');
     expect([fresh.admitted, fresh.count]).toEqual([true, 6]);
   });

@@ -75,7 +75,7 @@ describe('a key probing for ids', () => {
     // Continuing the pattern after each cool-down: 54, 64, ... 124 crosses 120.
     let last: Call | null = null;
     for (let i = 7; i < 20; i++) {
-      await new Promise((r) => setTimeout(r, 320));
+      await new Promise((r) => setTimeout(r, 320)); // time passes: the cool-down runs out on the clock
       last = await probe(i);
       if (last.status === 403) break;
       expect(code(last)).toEqual([429, 'extraction_pattern_refused']);

@@ -9,7 +9,8 @@
  * - the realistic capability mix shared by the sustained, stress and soak scenarios,
  * - SLO thresholds per capability.
  *
- * Written for k6's own TypeScript support: only `k6/*` imports, no Node APIs,
+ * Written for k6's own TypeScript support: only `k6/*` imports (and the contract's
+ * self-contained MCP tool table, by path), no Node APIs,
  * ES2020 syntax, `import type` for anything that is only a type.
  */
 import http from 'k6/http';
@@ -18,6 +19,8 @@ import { check, fail, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
 import type { Threshold } from 'k6/options';
 import { durationMs, splitSequence, splitSet } from './lists.ts';
+// The one file outside load-tests the scenarios read: self-contained, so k6 (and bundle.sh's esbuild) load it by path.
+import { mcpToolTable } from '../../services/contract/src/mcp-tools.ts';
 
 export { durationMs };
 
@@ -168,27 +171,8 @@ export type Capability =
   | 'get_watch_receipt'
   | 'get_record_version';
 
-/** The 18 MCP tools and the capability each one maps to. */
-export const MCP_TOOLS: { [tool: string]: Capability } = {
-  'record.search': 'search_record',
-  'products.resolve': 'resolve_product',
-  'products.get': 'get_product_record',
-  'products.history': 'get_formula_history',
-  'signals.explain': 'explain_signal',
-  'signals.list': 'list_signal_changes',
-  'products.compare': 'compare_products',
-  'products.serving_economics': 'get_serving_economics',
-  'ingredients.research': 'get_research_context',
-  'ingredients.regulatory': 'get_regulatory_context',
-  'signals.snapshot': 'get_category_snapshot',
-  'ledger.list': 'list_ledger_editions',
-  'ledger.get': 'get_ledger_edition',
-  'watchlist.list': 'list_watched_products',
-  'watchlist.add': 'watch_product',
-  'watchlist.remove': 'unwatch_product',
-  'watchlist.receipt': 'get_watch_receipt',
-  'record.version': 'get_record_version',
-};
+/** The 18 MCP tools and the capability each one maps to: the spec's table, kept once in the contract. */
+export const MCP_TOOLS: { [tool: string]: Capability } = mcpToolTable;
 
 // ---------------------------------------------------------------------------
 // Latency SLOs (milliseconds, before SLO_SCALE)

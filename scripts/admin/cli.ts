@@ -99,6 +99,11 @@ export function list(flags: Flags, name: string): string[] {
   return flags.repeated[name] ?? [];
 }
 
+/** Who does a curation action: --by, else the shell's user; recorded beside the action. */
+export function operatorName({ flags, env }: Pick<AdminContext, 'flags' | 'env'>): string {
+  return optional(flags, 'by') ?? env.USER ?? 'operator';
+}
+
 export function positional(flags: Flags, index: number, name: string): string {
   const v = flags.positional[index];
   if (!v) throw new UsageError(`<${name}> is required`);

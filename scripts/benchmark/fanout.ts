@@ -128,7 +128,7 @@ export async function measureFanout(opts: {
   log: (msg: string) => void;
 }): Promise<FanoutResult> {
   const { stack, client, sink, productId } = opts;
-  await client.query(`INSERT INTO watches (account_id, product_id) SELECT 'acc_bench_w' || i, $2 FROM generate_series(1, $1::int) i`, [opts.watchers, productId]);
+  await client.query(`INSERT INTO watches (account_id, product_id) SELECT 'acc_bench_w' || i, $2 FROM generate_series(1, $1::int) i ON CONFLICT DO NOTHING`, [opts.watchers, productId]);
 
   const before = await client.query<{ state_id: string }>(
     `SELECT state_id FROM history_states WHERE product_id = $1 AND classification = 'comparable' ORDER BY observed_from DESC, state_id DESC LIMIT 1`,

@@ -134,7 +134,7 @@ describe('unsubscribing in a browser', () => {
   it('sends that account nothing about the next Signal on the product, while the other watcher gets it', async () => {
     const { signalId } = await releaseSignalOn(stack, alice.key, productId, { date: tomorrow(), caffeineMg: 260 });
     await mailFor(signalId, await emailOf(bob.accountId!));
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, 1_500)); // a grace for an email that must not come: an absence has no state to wait for
     const aliceAddress = await emailOf(alice.accountId!);
     expect(stack.smtp.messages.filter((m) => m.raw.includes(signalId) && m.to.includes(aliceAddress))).toEqual([]);
     // Not merely undelivered: the fan-out made no alert for an account that no longer watches.

@@ -69,7 +69,7 @@ describe('a correction keeps what was published and tells whoever was emailed, o
     for (const a of accounts) await waitFor(`the correction email to ${a.email}`, () => mailsTo(a.email, 'Corrected summary').length === 1, 30_000, 100);
     // Re-publishing the notices (as a relay restart would) sends nothing twice.
     await stack.admin('outbox', 'drain');
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, 1_500)); // a duplicate, if any, would arrive now (an absence has no state to wait for)
     for (const a of accounts) {
       const notices = mailsTo(a.email, 'Corrected summary');
       expect(notices).toHaveLength(1);
@@ -93,7 +93,7 @@ describe('a correction keeps what was published and tells whoever was emailed, o
     expect(after.status).toBe('withdrawn');
     expect(after.corrections.map((c: { kind: string }) => c.kind)).toEqual(['correction', 'withdrawal']);
     expect(after.corrections[0].summary_before).toBe(releasedSummary);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await new Promise((r) => setTimeout(r, 1_000)); // a duplicate, if any, would arrive now
     for (const a of accounts) expect(mailsTo(a.email, 'counterfeit listing')).toHaveLength(1);
   }, 60_000);
 });

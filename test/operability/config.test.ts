@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
 import { startProcess } from './support';
@@ -62,5 +63,27 @@ describe('start-up configuration', () => {
     expect(output).not.toContain(SECRET);
     // One message, not a stack trace.
     expect(output).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
+
+describe('a port already taken', () => {
+  // Express 5's app.listen calls back on a listen error as on success: the service used to log "listening" and exit 0.
+  it.concurrent.each(['record', 'mcp'] as const)('%s exits 1 saying it cannot listen, with no stack trace', async (service) => {
+    const holder = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => holder.listen(port, '127.0.0.1', () => r()));
+    try {
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), ...valid[service] };
+      const proc = startProcess(service, env);
+      const { code } = await proc.exited;
+      const output = proc.lines.join('\n');
+      expect(code, output).toBe(1);
+      expect(output).toContain('cannot listen');
+      expect(output).toContain('EADDRINUSE');
+      expect(output).not.toContain('"msg":"listening"');
+      expect(output).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise<void>((r) => holder.close(() => r()));
+    }
   }, 30_000);
 });

@@ -106,7 +106,7 @@ describe('shutdown drain (platform startService)', () => {
     await waitFor('the listener to close', () => connectionRefused(running.port), 2_000, 20);
     await idleClosed;
 
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // time passes: the held request keeps the drain open meanwhile
     held.release.open();
     const answered = Date.now();
     const answer = await inFlight;

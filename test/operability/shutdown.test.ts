@@ -95,7 +95,7 @@ async function expectDrain(proc: ServiceProcess, inFlight: Promise<HttpAnswer>, 
   const signalled = Date.now();
   proc.child.kill('SIGTERM');
   await waitFor(`${proc.name} to stop accepting connections`, () => connectionRefused(proc.port), 3_000, 20);
-  // Still draining: the request in hand keeps the process alive.
+  // Still draining: the request in hand keeps the process alive while time passes.
   await new Promise((r) => setTimeout(r, 300));
   expect(settled).toBe(false);
   expect(proc.child.exitCode).toBeNull();
@@ -267,7 +267,7 @@ describe('SIGTERM drains each service', () => {
     await waitFor('the SMTP send to start', async () => sending, 20_000, 20);
     proc.child.kill('SIGTERM');
     await waitFor('the worker to stop accepting connections', () => connectionRefused(proc.port), 3_000, 20);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 500)); // time passes: the send in hand keeps the worker alive meanwhile
     expect(proc.child.exitCode).toBeNull();
     release.open();
 

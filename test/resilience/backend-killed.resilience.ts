@@ -4,7 +4,7 @@ import { startStack, type RunningStack } from '@evidence-record/test-support/sta
 import { recordFigures, round } from './support/figures';
 import { send, steadyStream, type Reply } from './support/http';
 import { customer, query, type Customer } from './support/operator';
-import { until } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * A backend service killed outright (SIGKILL, as a crashed or evicted pod)
@@ -44,16 +44,16 @@ function nextRequest(i: number): Promise<Sample> {
 describe('a backend service killed under load', () => {
   it('answers its routes with 500 internal_error and a request id while the other routes keep working, and recovers when it is back', async () => {
     const stream = steadyStream(nextRequest, { concurrency: 3, pauseMs: 10 });
-    await until(() => stream.samples.filter((s) => s.status === 200).length >= 25, 60_000, 'a warm stream');
+    await waitFor('a warm stream', () => stream.samples.filter((s) => s.status === 200).length >= 25, 60_000);
 
     await stack.stopService('record', 'SIGKILL');
     const killedAt = Date.now();
-    await until(() => stream.since(killedAt + 300).length >= 60, 60_000, 'requests while record is gone');
+    await waitFor('requests while record is gone', () => stream.since(killedAt + 300).length >= 60, 60_000);
     const restartAt = Date.now();
     await stack.startService('record');
     const readyAt = Date.now();
-    const first = await until(() => (stream.since(readyAt) as Sample[]).find((s) => s.service === 'record' && s.status === 200), 30_000, 'record routes serving again');
-    await until(() => stream.since(first.endedAt + 500).length >= 30, 30_000, 'requests after recovery');
+    const first = await waitFor('record routes serving again', () => (stream.since(readyAt) as Sample[]).find((s) => s.service === 'record' && s.status === 200), 30_000);
+    await waitFor('requests after recovery', () => stream.since(first.endedAt + 500).length >= 30, 30_000);
     const samples = (await stream.stop()) as Sample[];
 
     const during = samples.filter((s) => s.startedAt >= killedAt && s.endedAt <= restartAt);

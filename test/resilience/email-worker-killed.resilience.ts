@@ -3,7 +3,8 @@ import { startStack, type RunningStack } from '@evidence-record/test-support/sta
 import { recordFigures } from './support/figures';
 import { MailSink } from './support/mail-sink';
 import { addWatchers, alertsFor, comparableProducts, query, releaseNewSignals } from './support/operator';
-import { startReplica, until, type Replica } from './support/processes';
+import { startReplica, type Replica } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * The email worker killed (SIGKILL) in the middle of a batch, with mail in
@@ -56,14 +57,14 @@ const sentCount = async (signalIds: string[]) => (await alertsFor(stack, signalI
 describe('the email worker killed mid-batch, then two workers', () => {
   it('delivers every alert exactly once after the kill', async () => {
     const [signalId] = await releaseNewSignals(stack, [products[0]!], 'worker-kill');
-    await until(() => sink.delivered.length >= 10, 60_000, 'the batch under way');
+    await waitFor('the batch under way', () => sink.delivered.length >= 10, 60_000);
 
     // Mail in flight, and everything accepted so far recorded: now kill.
     sink.hold();
-    await until(async () => sink.heldOpen >= 1 && (await sentCount([signalId!])) === sink.delivered.length, 20_000, 'a send in flight with every accepted one recorded', 20);
+    await waitFor('a send in flight with every accepted one recorded', async () => sink.heldOpen >= 1 && (await sentCount([signalId!])) === sink.delivered.length, 20_000, 20);
     await stack.stopService('email-worker', 'SIGKILL');
     const deliveredBeforeKill = sink.delivered.length;
-    await until(() => sink.heldOpen === 0, 10_000, 'the dead worker connections closed');
+    await waitFor('the dead worker connections closed', () => sink.heldOpen === 0, 10_000);
     sink.release();
     const midFlight = (await alertsFor(stack, [signalId!])).filter((a) => a.status === 'sending');
     expect(midFlight.length, 'alerts claimed by the killed worker').toBeGreaterThan(0);
@@ -71,7 +72,7 @@ describe('the email worker killed mid-batch, then two workers', () => {
 
     await stack.startService('email-worker');
     replicas.push(await startReplica(stack, 'email-worker', { SMTP_URL: sink.url, ...workerEnv }));
-    await until(async () => (await sentCount([signalId!])) === 60, 90_000, 'all 60 alerts sent', 250);
+    await waitFor('all 60 alerts sent', async () => (await sentCount([signalId!])) === 60, 90_000, 250);
     await new Promise((r) => setTimeout(r, 3000)); // a duplicate, if any, would arrive now
 
     const alerts = await alertsFor(stack, [signalId!]);
@@ -94,8 +95,8 @@ describe('the email worker killed mid-batch, then two workers', () => {
 
   it('two workers on one fresh batch deliver each alert once', async () => {
     const [signalId] = await releaseNewSignals(stack, [products[1]!], 'two-workers');
-    await until(async () => (await sentCount([signalId!])) === 60, 90_000, 'all 60 alerts sent', 250);
-    await new Promise((r) => setTimeout(r, 3000));
+    await waitFor('all 60 alerts sent', async () => (await sentCount([signalId!])) === 60, 90_000, 250);
+    await new Promise((r) => setTimeout(r, 3000)); // a duplicate, if any, would arrive now
     const recipients = sink.delivered.flatMap((d) => d.to).filter((t) => t.startsWith('batch-b-'));
     expect(recipients).toHaveLength(60);
     expect(new Set(recipients).size).toBe(60);

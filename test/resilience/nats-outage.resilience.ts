@@ -5,7 +5,8 @@ import { recordFigures, round } from './support/figures';
 import { send, steadyStream } from './support/http';
 import { MailSink } from './support/mail-sink';
 import { addWatchers, alertsFor, comparableProducts, customer, query, releaseNewSignals, type Customer } from './support/operator';
-import { privateNats, until, type PrivateServer } from './support/processes';
+import { privateNats, type PrivateServer } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * NATS goes away while Signals are released: the release commits with its
@@ -51,7 +52,7 @@ describe('NATS down while Signals are released', () => {
   it('delays the alerts, and once NATS is back delivers every one exactly once', async () => {
     // The pipeline works before the fault: a Signal on the first product reaches its watchers.
     const [warm] = await releaseNewSignals(stack, [products[0]!], 'nats-warm');
-    await until(async () => (await alertsFor(stack, [warm!])).filter((a) => a.status === 'sent').length === watchersOf.get(products[0]!)!.length, 60_000, 'the warm-up alerts');
+    await waitFor('the warm-up alerts', async () => (await alertsFor(stack, [warm!])).filter((a) => a.status === 'sent').length === watchersOf.get(products[0]!)!.length, 60_000);
 
     const stream = steadyStream((i) => send(stack.baseUrl, 'GET', i % 2 ? '/api/v1/signals?limit=2' : '/api/v1/watch', { key: caller.key, timeoutMs: 30_000 }), { concurrency: 2, pauseMs: 50 });
     await nats.stop();
@@ -70,7 +71,7 @@ describe('NATS down while Signals are released', () => {
     await nats.start();
     const upAt = Date.now();
     const expected = products.reduce((n, p) => n + watchersOf.get(p)!.length, 0);
-    await until(async () => (await alertsFor(stack, released)).filter((a) => a.status === 'sent').length === expected, 90_000, `${expected} alerts sent`, 250);
+    await waitFor(`${expected} alerts sent`, async () => (await alertsFor(stack, released)).filter((a) => a.status === 'sent').length === expected, 90_000, 250);
     const lastDelivery = Math.max(...sink.delivered.filter((d) => released.some((id) => d.raw.includes(id))).map((d) => d.at));
     // Anything sent twice would arrive in the next moments; wait for it before counting.
     await new Promise((r) => setTimeout(r, 3000));

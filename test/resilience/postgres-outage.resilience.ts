@@ -6,7 +6,7 @@ import { startStack, type RunningStack } from '@evidence-record/test-support/sta
 import { recordFigures, round } from './support/figures';
 import { percentile, send, steadyStream, type Reply } from './support/http';
 import { customer, query, type Customer } from './support/operator';
-import { until } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * "Postgres restarted", exercised without stopping the machine's Postgres
@@ -67,31 +67,31 @@ async function terminateBackends(): Promise<number> {
 describe('Postgres connections killed, then refused for a while', () => {
   it('never hangs a request past its deadline, fails with 500 internal_error and a request id, and every service reconnects by itself', async () => {
     const stream = steadyStream(nextRequest, { concurrency: 4, pauseMs: 10 });
-    await until(() => routes.every((r) => stream.samples.some((s) => (s as Reply & { service: string }).service === r.service && s.status === 200)), 60_000, 'every service answering');
+    await waitFor('every service answering', () => routes.every((r) => stream.samples.some((s) => (s as Reply & { service: string }).service === r.service && s.status === 200)), 60_000);
 
     // 1. A restart's effect on open connections: every backend terminated, three times over.
     const killedAt = Date.now();
     let terminated = 0;
     for (let i = 0; i < 3; i++) {
       terminated += await terminateBackends();
-      await new Promise((r) => setTimeout(r, 700));
+      await new Promise((r) => setTimeout(r, 700)); // time between the kills: the services reconnect and serve meanwhile
     }
     expect(terminated).toBeGreaterThan(0);
     // 2. The server refusing connections for five seconds (as while it restarts), backends terminated again.
     await admin.query(`ALTER DATABASE "${stack.db.name}" ALLOW_CONNECTIONS false`);
     const blockedAt = Date.now();
     terminated += await terminateBackends();
-    await new Promise((r) => setTimeout(r, 5000));
+    await new Promise((r) => setTimeout(r, 5000)); // the five seconds of refusal: time passes
     const unblockedAt = Date.now();
     await admin.query(`ALTER DATABASE "${stack.db.name}" ALLOW_CONNECTIONS true`);
 
     // Every service serves again, each measured from the moment connections are allowed.
     const recovery: Record<string, number> = {};
     for (const r of routes) {
-      const first = await until(
+      const first = await waitFor(
+        `${r.service} serving again`,
         () => stream.since(unblockedAt).find((s) => (s as Reply & { service: string }).service === r.service && s.status === 200),
         30_000,
-        `${r.service} serving again`,
       ).catch(async (err: unknown) => {
         await stream.stop();
         const last = stream.samples.filter((s) => (s as Reply & { service: string }).service === r.service).slice(-3);
@@ -100,7 +100,7 @@ describe('Postgres connections killed, then refused for a while', () => {
       recovery[r.service] = Math.max(recovery[r.service] ?? 0, (first.endedAt - unblockedAt) / 1000);
     }
     const recoveredAt = unblockedAt + 1000 * Math.max(...Object.values(recovery));
-    await until(() => stream.since(recoveredAt + 1000).length >= 50, 30_000, 'requests after recovery');
+    await waitFor('requests after recovery', () => stream.since(recoveredAt + 1000).length >= 50, 30_000);
     const samples = await stream.stop();
 
     for (const s of samples) {

@@ -5,7 +5,8 @@ import { startStack, type RunningStack } from '@evidence-record/test-support/sta
 import { recordFigures, round } from './support/figures';
 import { send, steadyStream, type Reply } from './support/http';
 import { customer, query, type Customer } from './support/operator';
-import { privateRedis, until, type PrivateServer } from './support/processes';
+import { privateRedis, type PrivateServer } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * Redis goes away under a steady stream of requests: the gateway fails
@@ -48,20 +49,20 @@ function nextRequest(i: number): Promise<Reply> {
 describe('Redis down under a steady stream of requests', () => {
   it('fails closed with 500 internal_error and a request id, never a 200, and serves again within seconds of Redis returning', async () => {
     const stream = steadyStream(nextRequest, { concurrency: 3, pauseMs: 20 });
-    await until(() => stream.samples.filter((s) => s.status === 200).length >= 20, 30_000, 'a warm stream');
+    await waitFor('a warm stream', () => stream.samples.filter((s) => s.status === 200).length >= 20, 30_000);
 
     await redis.stop();
     const downAt = Date.now();
-    await until(() => stream.since(downAt + 200).length >= 40, 30_000, 'requests during the outage');
-    await new Promise((r) => setTimeout(r, 2000));
+    await waitFor('requests during the outage', () => stream.since(downAt + 200).length >= 40, 30_000);
+    await new Promise((r) => setTimeout(r, 2000)); // the outage lasts: time passes
     const restartAt = Date.now();
     await redis.start();
     const upAt = Date.now();
 
-    const firstServed = await until(() => stream.since(upAt).find((s) => s.status === 200), 30_000, 'the first answer after Redis returned');
+    const firstServed = await waitFor('the first answer after Redis returned', () => stream.since(upAt).find((s) => s.status === 200), 30_000);
     const recoveredAt = firstServed.endedAt;
     // Once recovered, it stays recovered.
-    await until(() => stream.since(recoveredAt + 1000).length >= 40, 30_000, 'requests after recovery');
+    await waitFor('requests after recovery', () => stream.since(recoveredAt + 1000).length >= 40, 30_000);
     const samples = await stream.stop();
 
     // Requests wholly inside the outage: refused, promptly, with a request id; never answered.

@@ -5,7 +5,7 @@ import { recordFigures, round } from './support/figures';
 import { send, steadyStream } from './support/http';
 import { MailSink } from './support/mail-sink';
 import { addWatchers, alertsFor, cli, comparableProducts, customer, releaseNewSignals, type Customer } from './support/operator';
-import { until } from './support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * The mail relay goes away while alerts are due: they are retried (never
@@ -47,8 +47,8 @@ describe('SMTP down, and an address refused for good', () => {
     const released = await releaseNewSignals(stack, products, 'smtp-outage');
 
     // While the relay is away the alerts are retried, not given up on.
-    await until(async () => (await alertsFor(stack, released)).some((a) => a.last_error !== null), 60_000, 'a failed attempt recorded');
-    await new Promise((r) => setTimeout(r, Math.max(0, downAt + 8000 - Date.now())));
+    await waitFor('a failed attempt recorded', async () => (await alertsFor(stack, released)).some((a) => a.last_error !== null), 60_000);
+    await new Promise((r) => setTimeout(r, Math.max(0, downAt + 8000 - Date.now()))); // an outage of at least 8 s: time passes
     const duringOutage = await alertsFor(stack, released);
     expect(duringOutage).toHaveLength(watchers.length + 2);
     expect(duringOutage.filter((a) => a.status === 'sent' || a.status === 'dead')).toEqual([]);
@@ -56,7 +56,7 @@ describe('SMTP down, and an address refused for good', () => {
 
     await sink.start();
     const upAt = Date.now();
-    await until(async () => (await alertsFor(stack, released)).every((a) => a.status === 'sent' || a.status === 'dead'), 90_000, 'every alert settled', 250);
+    await waitFor('every alert settled', async () => (await alertsFor(stack, released)).every((a) => a.status === 'sent' || a.status === 'dead'), 90_000, 250);
     const lastDelivery = Math.max(...sink.delivered.map((d) => d.at));
     await new Promise((r) => setTimeout(r, 3000)); // let a duplicate, if any, arrive
     const samples = await stream.stop();

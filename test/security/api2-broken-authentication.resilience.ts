@@ -5,7 +5,7 @@ import { startStack, type RunningStack } from '@evidence-record/test-support/sta
 import { recordFigures, round } from '../resilience/support/figures';
 import { median, send, type Reply } from '../resilience/support/http';
 import { cli, customer, operator, query, type Customer } from '../resilience/support/operator';
-import { until } from '../resilience/support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * OWASP API2:2023 Broken Authentication. Every bad-key variant gets the one
@@ -98,7 +98,7 @@ describe('API2 broken authentication', () => {
 
   it('never writes a key or secret to a log or to the usage table', async () => {
     // Give the batched usage log time to flush what the requests above recorded.
-    await until(async () => (await query<{ n: number }>(stack, 'SELECT count(*)::int AS n FROM usage_log WHERE key_id = $1', [good.keyId]))[0]!.n > 0, 15_000, 'usage rows of the good key');
+    await waitFor('usage rows of the good key', async () => (await query<{ n: number }>(stack, 'SELECT count(*)::int AS n FROM usage_log WHERE key_id = $1', [good.keyId]))[0]!.n > 0, 15_000);
     const logs = [...stack.logs.values()].flat().join('\n');
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).toMatch(/"request_id":"req_/); // debug logging really was on

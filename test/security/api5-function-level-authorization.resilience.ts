@@ -3,7 +3,7 @@ import { capabilityList, randomId, scopes, selfServiceScopes } from '@evidence-r
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { cli, customer, operator, query } from '../resilience/support/operator';
-import { until } from '../resilience/support/processes';
+import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
  * OWASP API5:2023 Broken Function Level Authorization. A capability runs
@@ -56,7 +56,7 @@ describe('API5 function-level authorization', () => {
     const moved = await cli(stack, 'org', 'set-plan', k.orgId, '--plan', 'free');
     expect(moved.exitCode).toBe(0);
     const entitled = capabilityList.filter((c) => c.scope === 'ledger:read' || c.scope === 'watch:manage');
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/ledger', { key: k.key })).code === 'plan_entitlement_required', 5000, 'the plan change to reach the gateway');
+    await waitFor('the plan change to reach the gateway', async () => (await send(stack.baseUrl, 'GET', '/api/v1/ledger', { key: k.key })).code === 'plan_entitlement_required', 5000);
     for (const cap of entitled) {
       const r = await call(k.key, cap);
       expect([r.status, r.code], cap.name).toEqual([403, 'plan_entitlement_required']);
@@ -94,7 +94,7 @@ describe('API5 function-level authorization', () => {
     // An organisation bound twice before that rule (written directly); the next org change reaches the gateway.
     await query(stack, `INSERT INTO accounts (account_id, org_id, email) VALUES ($1, $2, 'second@example.test')`, [`acc_${randomId()}`, k.orgId]);
     expect((await cli(stack, 'org', 'set-plan', k.orgId, '--plan', 'pro')).exitCode).toBe(0);
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/watch', { key: k.key })).code === 'account_binding_required', 5000, 'the binding change to reach the gateway');
+    await waitFor('the binding change to reach the gateway', async () => (await send(stack.baseUrl, 'GET', '/api/v1/watch', { key: k.key })).code === 'account_binding_required', 5000);
     for (const cap of capabilityList.filter((c) => c.scope === 'watch:manage')) {
       const r = await call(k.key, cap);
       expect([r.status, r.code], cap.name).toEqual([403, 'account_binding_required']);
@@ -104,15 +104,15 @@ describe('API5 function-level authorization', () => {
   it('runs nothing for a suspended key or organisation until an operator lifts it', async () => {
     const k = await customer(stack, { plan: 'demo', scopes: selfServiceScopes });
     await cli(stack, 'key', 'suspend', k.keyId, '--reason', 'test');
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).code === 'key_suspended', 5000, 'key suspension');
+    await waitFor('key suspension', async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).code === 'key_suspended', 5000);
     await cli(stack, 'key', 'unsuspend', k.keyId);
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).status === 200, 5000, 'key unsuspension');
+    await waitFor('key unsuspension', async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).status === 200, 5000);
     await cli(stack, 'org', 'suspend', k.orgId);
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).code === 'key_suspended', 5000, 'organisation suspension');
+    await waitFor('organisation suspension', async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).code === 'key_suspended', 5000);
     const second = await operator(stack, 'key', 'issue', '--org', k.orgId, '--scopes', 'framework:read', '--env', 'test');
     expect((await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: String(second.key) })).code).toBe('key_suspended');
     await cli(stack, 'org', 'unsuspend', k.orgId);
-    await until(async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).status === 200, 5000, 'organisation unsuspension');
+    await waitFor('organisation unsuspension', async () => (await send(stack.baseUrl, 'GET', '/api/v1/record/version', { key: k.key })).status === 200, 5000);
   });
 
   it('answers a method a path does not document with 405 and Allow, running nothing', async () => {

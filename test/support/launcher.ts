@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { service, services, startWaves, urlEnvName, type ServiceName } from '@evidence-record/registry';
 
@@ -14,14 +16,72 @@ import { service, services, startWaves, urlEnvName, type ServiceName } from '@ev
 
 export { startWaves, type ServiceName };
 
+/**
+ * A port for a service to listen on, that no other test process on this
+ * machine is handed. Asking the kernel for port 0 and closing is not enough:
+ * test files run in parallel, and the kernel may give the same port to
+ * another file's listen(0) (a canary, a fake SMTP) before the service binds
+ * it. So ports come from below the kernel's ephemeral range, which listen(0)
+ * and outgoing connections never use, and each is reserved by a file named
+ * after it, created exclusively and holding the reserving process's pid (a
+ * dead process's reservations are taken over).
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const [low, high] = portRange();
+  mkdirSync(reservations, { recursive: true });
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!reserve(port)) continue;
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${low}..${high} after 200 tries`);
+}
+
+const reservations = join(tmpdir(), 'evidence-record-test-ports');
+
+/** Below the ephemeral range (usually 32768..60999): 20000 ports under its start, never under 1024. */
+function portRange(): [number, number] {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // not Linux: the usual range
+  }
+  return [Math.max(1024, ephemeralLow - 20000), ephemeralLow];
+}
+
+function reserve(port: number): boolean {
+  const file = join(reservations, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      const holder = Number(readFileSync(file, 'utf8'));
+      if (holder === process.pid || alive(holder)) return false;
+      writeFileSync(file, String(process.pid));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { randomId } from '@evidence-record/contract';
-import { withRecordChange, type Pool } from '@evidence-record/platform';
+import { createPool, withRecordChange, type Pool } from '@evidence-record/platform';
 import { approveCandidate, importCaptures, openCandidate } from '@evidence-record/curation';
+import { emptyDatabase } from './db';
 
 /**
  * Fixtures made the way an operator makes them: catalogue rows (brands,
@@ -36,6 +37,29 @@ export async function createCatalogue(pool: Pool, opts: { brands?: number; produ
     }
   });
   return products;
+}
+
+/** An empty database of one test file's own, a small pool on it and a fixture catalogue in it. */
+export interface CatalogueDatabase {
+  pool: Pool;
+  products: FixtureProduct[];
+  /** Ends the pool and drops the database. */
+  close: () => Promise<void>;
+}
+
+/** What the curation tests start from: a private, migrated, empty database holding only a fixture catalogue. */
+export async function catalogueDatabase(catalogue: { brands?: number; productsPerBrand?: number }): Promise<CatalogueDatabase> {
+  const db = await emptyDatabase();
+  const pool = createPool(db.url, { max: 4 });
+  const close = async () => {
+    await pool.end();
+    await db.drop();
+  };
+  const products = await createCatalogue(pool, catalogue).catch(async (err: unknown) => {
+    await close();
+    throw err;
+  });
+  return { pool, products, close };
 }
 
 export const preservedPath = (productId: string, date: string) => `s3://preserved-sources/${productId}/${date}.html`;

@@ -1,5 +1,5 @@
 import { approveCandidate, listCandidates, openCandidate, refuseCandidate, showCandidate } from '@evidence-record/curation';
-import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
+import { UsageError, operatorName, optional, positional, required, type Flags, type Noun } from '../cli';
 
 function candidateId(flags: Flags): number {
   const raw = positional(flags, 0, 'candidate_id');
@@ -15,21 +15,26 @@ export const candidate: Noun = {
   verbs: {
     open: {
       usage:
-        '--product P --dimension formula|serving|identity --before S1 --after S2 --summary TEXT [--window-start D --window-end D] [--exact-date D]\n' +
+        '--product P --dimension formula|serving|identity --before S1 --after S2 --summary TEXT [--window-start D --window-end D] [--exact-date D] [--by NAME]\n' +
         '    price changes: --dimension price --before-price OBS1 --after-price OBS2 [--before S1 --after S2]',
-      run: async ({ pool, flags }) => {
-        const out = await openCandidate(pool, {
-          product_id: required(flags, 'product'),
-          dimension: required(flags, 'dimension') as never,
-          before_state_id: optional(flags, 'before'),
-          after_state_id: optional(flags, 'after'),
-          before_price_id: optional(flags, 'before-price') as never,
-          after_price_id: optional(flags, 'after-price') as never,
-          window_start: optional(flags, 'window-start'),
-          window_end: optional(flags, 'window-end'),
-          exact_change_date: optional(flags, 'exact-date'),
-          summary: required(flags, 'summary'),
-        });
+      run: async ({ pool, flags, env }) => {
+        // opened_by: the operator's name (--by, else the shell's user), as `candidate list` shows it beside the monitor's.
+        const out = await openCandidate(
+          pool,
+          {
+            product_id: required(flags, 'product'),
+            dimension: required(flags, 'dimension') as never,
+            before_state_id: optional(flags, 'before'),
+            after_state_id: optional(flags, 'after'),
+            before_price_id: optional(flags, 'before-price') as never,
+            after_price_id: optional(flags, 'after-price') as never,
+            window_start: optional(flags, 'window-start'),
+            window_end: optional(flags, 'window-end'),
+            exact_change_date: optional(flags, 'exact-date'),
+            summary: required(flags, 'summary'),
+          },
+          operatorName({ flags, env }),
+        );
         return { ...out, status: 'open' };
       },
     },

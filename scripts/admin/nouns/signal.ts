@@ -1,7 +1,7 @@
 import { correctSignal, listReleasedSignals, type CorrectionResult, listUnreleasedSignals, releaseSignals, withdrawSignal } from '@evidence-record/curation';
 import { publishNow } from '@evidence-record/signals';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
-import { list, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
+import { list, operatorName, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
 
 /**
  * Tests and the benchmark release several batches in one database, each on a
@@ -13,11 +13,6 @@ function testClock(env: NodeJS.ProcessEnv): { clock?: () => Date } {
   if (env.NODE_ENV !== 'test' || !today) return {};
   if (!/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new UsageError('ER_TEST_TODAY is YYYY-MM-DD');
   return { clock: () => new Date(`${today}T12:00:00Z`) };
-}
-
-/** Who does a curation action: --by, else the shell's user; recorded beside the action. */
-function operatorName({ flags, env }: Pick<AdminContext, 'flags' | 'env'>): string {
-  return optional(flags, 'by') ?? env.USER ?? 'operator';
 }
 
 async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<string, unknown>> {

@@ -1,30 +1,23 @@
 /**
- * Generates the client's committed files from the contract, so the client
- * never drifts from what the gateway serves:
- *   openapi.json   the OpenAPI document (buildOpenApiDocument, as served at /api/v1/openapi.json)
- *   src/schema.ts  its TypeScript types (openapi-typescript)
+ * Generates the client's files from the contract, so the client never drifts
+ * from what the gateway serves:
+ *   src/schema.ts  the document's TypeScript types (openapi-typescript)  } build artifacts, gitignored:
+ *   src/routes.ts  the operation route table                            } `npm ci` and `npm test` write them
+ *   openapi.json   the OpenAPI document (buildOpenApiDocument, as served at /api/v1/openapi.json), committed
  *
- *   npx tsx services/client/scripts/generate.ts           write both
- *   npx tsx services/client/scripts/generate.ts --check   exit 1 if a committed file differs
+ *   npx tsx services/client/scripts/generate.ts              write the types and the route table
+ *   npx tsx services/client/scripts/generate.ts --document   also rewrite the committed openapi.json (after a contract change)
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generatedFiles } from './generated';
+import { committedDocument, generatedSources } from './generated';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const check = process.argv.includes('--check');
-let stale = 0;
-for (const [name, content] of Object.entries(await generatedFiles())) {
+const files = { ...(await generatedSources()), ...(process.argv.includes('--document') ? committedDocument() : {}) };
+for (const [name, content] of Object.entries(files)) {
   const path = join(root, name);
-  const committed = await readFile(path, 'utf8').catch(() => null);
-  if (committed === content) continue;
-  if (check) {
-    console.error(`${name} is not what the contract generates: run npx tsx services/client/scripts/generate.ts`);
-    stale += 1;
-  } else {
-    await writeFile(path, content);
-    console.error(`wrote ${name}`);
-  }
+  if ((await readFile(path, 'utf8').catch(() => null)) === content) continue;
+  await writeFile(path, content);
+  console.error(`wrote services/client/${name}`);
 }
-process.exit(stale > 0 ? 1 : 0);

@@ -2,19 +2,36 @@ import { buildOpenApiDocument } from '@evidence-record/contract';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const banner = (how: string) =>
-  `// Generated from the contract (services/contract) by services/client/scripts/generate.ts ${how}.\n// Do not edit: a test fails when this file differs from a fresh generation.\n`;
+  `// Generated from the contract (services/contract) by services/client/scripts/generate.ts ${how}.\n` +
+  `// A build artifact: not committed, written by \`npm ci\` (the root package's prepare script) and by \`npm test\`.\n` +
+  `// Do not edit: run npx tsx services/client/scripts/generate.ts after a contract change.\n`;
+
+/** The OpenAPI document exactly as the gateway serves it (server '/'). */
+function document() {
+  return buildOpenApiDocument('/');
+}
 
 /**
- * The client's generated files, by path inside the package: the OpenAPI
- * document exactly as the gateway serves it (server '/') and the types
- * openapi-typescript derives from it. Both are committed so a consumer can
- * read them; the drift test regenerates and compares.
+ * The committed document, by path inside the package: what the gateway
+ * serves, kept in the repository so that a reader, Redocly's lint and a
+ * client in another language find it. A test regenerates it and compares.
  */
-export async function generatedFiles(): Promise<Record<string, string>> {
-  const document = buildOpenApiDocument('/');
-  const ast = await openapiTS(document as never);
+export function committedDocument(): Record<string, string> {
+  return { 'openapi.json': `${JSON.stringify(document(), null, 2)}\n` };
+}
+
+/**
+ * The client's generated TypeScript, by path inside the package: the types
+ * openapi-typescript derives from the document and the operation route
+ * table. They are build artifacts (gitignored), generated from the contract
+ * wherever they are needed, so generated code never sits in the tracked
+ * tree; a test proves the generation is deterministic.
+ */
+export async function generatedSources(): Promise<Record<string, string>> {
+  const doc = document();
+  const ast = await openapiTS(doc as never);
   const routes: Record<string, { method: string; path: string }> = {};
-  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>)) {
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
     for (const [method, op] of Object.entries(item)) routes[op.operationId] = { method: method.toUpperCase(), path };
   }
   const routesTs =
@@ -23,7 +40,6 @@ export async function generatedFiles(): Promise<Record<string, string>> {
     `export const routes = ${JSON.stringify(routes, null, 2).replace(/"([a-z_]+)":/g, '$1:').replace(/"/g, "'")} as const;\n`;
   return {
     'src/routes.ts': routesTs,
-    'openapi.json': `${JSON.stringify(document, null, 2)}\n`,
     'src/schema.ts': `${banner('with openapi-typescript')}${astToString(ast)}`,
   };
 }

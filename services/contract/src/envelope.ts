@@ -263,6 +263,20 @@ type ArrayFields =
 export type AnswerInput = Omit<AnswerEnvelope, ArrayFields | keyof RecordState | 'disclaimer' | 'request_id'> &
   Partial<Pick<AnswerEnvelope, ArrayFields>> & { request_id: string; record: RecordState };
 
+/** The envelope's fact arrays, each present and empty (fresh arrays each call): an answer's starting point. */
+export function emptyFactArrays(): Pick<AnswerEnvelope, ArrayFields> {
+  return {
+    verified_facts: [],
+    commercial_facts: [],
+    calculations: [],
+    research_context: [],
+    regulatory_records: [],
+    documented_cautions: [],
+    limitations: [],
+    source_references: [],
+  };
+}
+
 /**
  * The envelope of one capability: its answer objects (coverage, comparison,
  * ledger, watch) in that capability's shape, and none it does not fill.
@@ -316,14 +330,7 @@ export class ContractViolation extends Error {
 export function buildAnswer(input: AnswerInput): AnswerEnvelope {
   const { record, ...rest } = input;
   const candidate = {
-    verified_facts: [],
-    commercial_facts: [],
-    calculations: [],
-    research_context: [],
-    regulatory_records: [],
-    documented_cautions: [],
-    limitations: [],
-    source_references: [],
+    ...emptyFactArrays(),
     ...rest,
     record_version: record?.record_version,
     record_as_of: record?.record_as_of,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { answerObjects } from './answers';
 import { capabilityList, type Capability, type CapabilityName } from './capabilities';
 import * as decisions from './decisions';
-import { AnswerEnvelope, ErrorEnvelope, HealthAnswer } from './envelope';
+import { AnswerEnvelope, ErrorEnvelope, HealthAnswer, emptyFactArrays } from './envelope';
 import { errorCatalogue, errorCodes, type ErrorCode } from './errors';
 import { CACHE_CONTROL, headers } from './headers';
 import { answerExamples } from './openapi-examples';
@@ -143,14 +143,8 @@ function answerExample(cap: Capability) {
     capability: cap.name,
     status: 'supported',
     summary: cap.description,
-    verified_facts: [],
-    commercial_facts: [],
-    calculations: [],
-    research_context: [],
-    regulatory_records: [],
-    documented_cautions: [],
+    ...emptyFactArrays(),
     limitations: ['The Record shows what labels and sources declare; it performs no laboratory testing.'],
-    source_references: [],
     confidence: { level: 'high', basis: 'Read from one committed state of the Record.' },
     ...exampleRecordState,
     ...answerExamples[cap.name as CapabilityName],

@@ -65,5 +65,21 @@ export interface SignalProductNames {
   brand_name: string;
 }
 
+/**
+ * What a change is about, as a person is shown it: the product by id and
+ * name, the dimension, the one-line summary and the observation window. A
+ * candidate in the review queue and a released Signal in an alert email say
+ * it alike.
+ */
+export interface ChangeHeading {
+  product_id: string;
+  product_name: string;
+  brand_name: string;
+  dimension: string;
+  summary: string;
+  window_start: string;
+  window_end: string;
+}
+
 /** A correction or withdrawal of a released Signal as read: only its public note leaves. */
 export type SignalCorrectionRow = z.infer<typeof SignalCorrection>;

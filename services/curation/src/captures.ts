@@ -60,35 +60,63 @@ export interface PlacedCapture {
  * found or created by URL.
  */
 export async function placeCapture(client: PoolClient, capture: CaptureInput, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
-  // Reads first: the first write takes the Record's one writer lock until commit, so the comparison with the
-  // newest state is made before it (a monitor's replicas then queue only for the writes).
-  const decision = capture.label ? await decideLabel(client, capture.product_id, dateOf(capture), capture.label) : null;
+  return writeCapture(client, capture, await planCapture(client, capture), opts);
+}
+
+/**
+ * Where a capture goes, decided by reads only (or refused with
+ * CurationRefused before anything is written). The first write takes the
+ * Record's one writer lock until commit, so a writer that plans every
+ * capture of a change before writing any (the monitor's recorder) holds the
+ * lock only for the writes.
+ */
+export async function planCapture(client: PoolClient, capture: CaptureInput): Promise<CapturePlan> {
+  if (capture.label) return decideLabel(client, capture.product_id, dateOf(capture), capture.label);
+  return { newest: await newestState(client, capture.product_id), same: false };
+}
+
+/** Writes a planned capture: the capture, its label's state (new or extended), its prices tied to the state in force. */
+export async function writeCapture(client: PoolClient, capture: CaptureInput, plan: CapturePlan, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
   const sourceId = opts.sourceId ?? (await sourceFor(client, capture));
-  const { rows } = await client.query<{ capture_id: number }>(
-    `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
-    [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
-  );
+  const { rows } = await client.query<{ capture_id: number }>({
+    name: 'curation-insert-capture',
+    text: `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
+    values: [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
+  });
   const captureId = rows[0]!.capture_id;
-  let stateId: string | null = null;
+  let stateId: string | null = plan.newest?.state_id ?? null;
   let created = false;
   let previous: string | null = null;
   if (capture.label) {
-    const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId, decision!);
+    const placed = await placeLabel(client, capture.product_id, dateOf(capture), capture.label, captureId, plan);
     stateId = placed.state_id;
     created = placed.created;
     previous = placed.previous_state_id;
     if (created && capture.label.classification === 'comparable') await refreshDepth(client, capture.product_id, { onlyFromRegistered: true });
-  } else {
-    stateId = (await newestState(client, capture.product_id))?.state_id ?? null;
   }
   const prices: PlacedCapture['prices'] = [];
-  for (const price of capture.prices) {
-    const inserted = await client.query<{ observation_id: number }>(
-      `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING observation_id`,
-      [capture.product_id, sourceId, price.retailer, dateOf(capture), price.price_cents, price.basis, price.servings_per_container, stateId],
-    );
-    prices.push({ observation_id: inserted.rows[0]!.observation_id, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents });
+  if (capture.prices.length > 0) {
+    const inserted = await client.query<{ observation_id: number }>({
+      name: 'curation-insert-prices',
+      text: `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
+             SELECT $1, $2, p.retailer, $3, p.price_cents, p.basis, p.servings, $4
+               FROM unnest($5::text[], $6::int[], $7::text[], $8::numeric[]) WITH ORDINALITY AS p(retailer, price_cents, basis, servings, n)
+              ORDER BY p.n
+             RETURNING observation_id`,
+      values: [
+        capture.product_id,
+        sourceId,
+        dateOf(capture),
+        stateId,
+        capture.prices.map((p) => p.retailer),
+        capture.prices.map((p) => p.price_cents),
+        capture.prices.map((p) => p.basis),
+        capture.prices.map((p) => p.servings_per_container),
+      ],
+    });
+    // Ids are drawn in insertion order, which is the capture's order (ORDER BY p.n).
+    const ids = inserted.rows.map((r) => Number(r.observation_id)).sort((x, y) => x - y);
+    capture.prices.forEach((price, i) => prices.push({ observation_id: ids[i]!, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents }));
   }
   return { capture_id: captureId, source_id: sourceId, state_id: stateId, state_created: created, previous_state_id: previous, prices };
 }
@@ -158,14 +186,15 @@ async function newestState(client: PoolClient, productId: string): Promise<Newes
   return rows[0] ?? null;
 }
 
-interface LabelDecision {
+/** A capture's place: the product's newest state before it, and whether its label is that state's again. */
+export interface CapturePlan {
   newest: NewestState | null;
   /** The label is the newest state's again: the state extends. */
   same: boolean;
 }
 
 /** Where a label goes, decided by reads only (or refused): the newest state again, or a new state after it. */
-async function decideLabel(client: PoolClient, productId: string, date: string, label: LabelInput): Promise<LabelDecision> {
+async function decideLabel(client: PoolClient, productId: string, date: string, label: LabelInput): Promise<CapturePlan> {
   const newest = await newestState(client, productId);
   if (!newest) return { newest, same: false };
   if (date < newest.observed_from) {
@@ -184,7 +213,7 @@ async function placeLabel(
   date: string,
   label: LabelInput,
   captureId: number,
-  decision: LabelDecision,
+  decision: CapturePlan,
 ): Promise<{ state_id: string; created: boolean; previous_state_id: string | null }> {
   const newest = decision.newest;
   if (decision.same && newest) {
@@ -212,20 +241,33 @@ async function placeLabel(
     ],
   );
   const blendIds = new Map<string, number>();
-  for (const b of label.blends) {
-    const { rows } = await client.query<{ blend_id: number }>(
-      `INSERT INTO declared_blends (state_id, name, total_amount, total_unit) VALUES ($1, $2, $3, $4) RETURNING blend_id`,
-      [stateId, b.name, b.total_amount, b.total_unit],
-    );
-    blendIds.set(b.name, rows[0]!.blend_id);
+  if (label.blends.length > 0) {
+    const { rows } = await client.query<{ blend_id: number; name: string }>({
+      name: 'curation-insert-blends',
+      text: `INSERT INTO declared_blends (state_id, name, total_amount, total_unit)
+             SELECT $1, b.name, b.total_amount, b.total_unit FROM unnest($2::text[], $3::numeric[], $4::text[]) WITH ORDINALITY AS b(name, total_amount, total_unit, n) ORDER BY b.n
+             RETURNING blend_id, name`,
+      values: [stateId, label.blends.map((b) => b.name), label.blends.map((b) => b.total_amount), label.blends.map((b) => b.total_unit)],
+    });
+    for (const r of rows) blendIds.set(r.name, r.blend_id);
   }
-  let position = 0;
-  for (const i of label.ingredients) {
-    position++;
-    await client.query(
-      `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [stateId, position, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend ? blendIds.get(i.blend) : null],
-    );
+  if (label.ingredients.length > 0) {
+    // Positions are label order, from 1.
+    await client.query({
+      name: 'curation-insert-ingredients',
+      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id)
+             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id
+               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, n)`,
+      values: [
+        stateId,
+        label.ingredients.map((i) => i.ingredient_id),
+        label.ingredients.map((i) => i.declared_name),
+        label.ingredients.map((i) => i.amount),
+        label.ingredients.map((i) => i.unit),
+        label.ingredients.map((i) => i.operator),
+        label.ingredients.map((i) => (i.blend ? (blendIds.get(i.blend) ?? null) : null)),
+      ],
+    });
   }
   return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
 }

@@ -1,5 +1,5 @@
 import { editionHash, periodPattern } from '@evidence-record/contract';
-import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
+import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
 import { computeEditionDocument } from './edition-document';
 import { editionIdOf, periodEnd, periodStart, utcToday } from './period';
@@ -44,7 +44,7 @@ export async function closeEdition(pool: Pool, editionId: string, now: Date = ne
   const today = utcToday(now);
   const { result, record_version } = await withRecordChange(pool, `ledger edition ${editionId} closed`, async (client) => {
     // Hold the Record still while the document is read: every writer takes this lock first.
-    await client.query('SELECT pg_advisory_xact_lock(7300001)');
+    await takeRecordWriterLock(client);
     const { rows } = await client.query<{ period: string; status: string }>('SELECT period, status FROM ledger_editions WHERE edition_id = $1 FOR UPDATE', [editionId]);
     const edition = rows[0];
     if (!edition) throw new NotFound(`edition ${editionId} does not exist`);

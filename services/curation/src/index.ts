@@ -5,7 +5,7 @@
  * implementation, used by the operator CLI, the demo seed and the tests.
  */
 export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
-export { importCaptures, placeCapture, type ImportResult, type PlacedCapture } from './captures';
+export { importCaptures, placeCapture, planCapture, writeCapture, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
 export { refreshDepth } from './depth';
 export { labelOf, sameLabel, type LabelContent } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';

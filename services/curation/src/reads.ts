@@ -1,4 +1,5 @@
 import type { Pool } from '@evidence-record/platform';
+import type { ChangeHeading } from '@evidence-record/contract';
 import { NotFound } from './errors';
 import { labelOf, type LabelContent } from './labels';
 
@@ -180,15 +181,9 @@ export async function showCandidate(pool: Pool, candidateId: number): Promise<Ca
   };
 }
 
-export interface QueueItem {
+/** One open candidate in the review queue: what it is about, and who opened it when. */
+export interface QueueItem extends ChangeHeading {
   candidate_id: number;
-  product_id: string;
-  product_name: string;
-  brand_name: string;
-  dimension: string;
-  summary: string;
-  window_start: string;
-  window_end: string;
   opened_at: string;
   opened_by: string | null;
   age_hours: number;

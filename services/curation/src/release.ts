@@ -1,5 +1,5 @@
 import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock, type ReleasedSignalColumns, type SignalProductNames } from '@evidence-record/contract';
-import { withRecordChange, type Pool } from '@evidence-record/platform';
+import { takeRecordWriterLock, withRecordChange, type Pool } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
 import { operatorText } from './text';
 
@@ -54,7 +54,7 @@ export async function releaseSignals(pool: Pool, input: ReleaseInput): Promise<R
 
   const { result, record_version } = await withRecordChange(pool, `release batch ${date}`, async (client) => {
     // Serialise releases before reading the newest batch, so two operators cannot both pass the checks.
-    await client.query('SELECT pg_advisory_xact_lock(7300001)');
+    await takeRecordWriterLock(client);
     const newest = await client.query<{ release_date: string }>('SELECT max(release_date)::text AS release_date FROM release_batches');
     const last = newest.rows[0]?.release_date ?? null;
     if (last !== null && date <= last) {

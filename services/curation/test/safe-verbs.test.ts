@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '@evidence-record/platform';
+import type { Pool } from '@evidence-record/platform';
 import {
   approveCandidate,
   correctSignal,
@@ -11,14 +11,13 @@ import {
   showCandidate,
   withdrawSignal,
 } from '@evidence-record/curation';
-import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
+import { catalogueDatabase, labelCapture, priceCapture, type CatalogueDatabase, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 
 /**
  * The rules that keep wrong data out of the Record, one refusal each, against
  * a real Postgres. Every refusal carries its documented code and writes nothing.
  */
-let db: TestDatabase;
+let fixture: CatalogueDatabase;
 let pool: Pool;
 let products: FixtureProduct[];
 const publicBaseUrl = 'https://evidence-record.test';
@@ -40,15 +39,11 @@ async function refused(step: () => Promise<unknown>, code: string, message?: Reg
 }
 
 beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url, { max: 4 });
-  products = await createCatalogue(pool, { brands: 1, productsPerBrand: 4 });
+  fixture = await catalogueDatabase({ brands: 1, productsPerBrand: 4 });
+  ({ pool, products } = fixture);
 });
 
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => fixture?.close());
 
 describe('candidates compare neighbours, and the window lies between them', () => {
   let s: string[] = [];

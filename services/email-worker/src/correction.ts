@@ -1,6 +1,7 @@
 import { DISCLAIMER } from '@evidence-record/contract';
 import type { Pool } from '@evidence-record/platform';
-import { messageIdFor, signalUrl, type AlertEmail } from './message';
+import escapeHtml from 'escape-html';
+import { listUnsubscribeHeaders, messageIdFor, signalUrl, unsubscribeHtml, unsubscribeText, type AlertEmail } from './message';
 
 /**
  * Correction notices: an alert row of kind 'correction' tells an account that
@@ -39,7 +40,11 @@ export async function loadCorrectionNotice(pool: Pool, alertId: string): Promise
   return rows[0] ?? null;
 }
 
-export function renderCorrectionEmail(n: CorrectionNotice, opts: { publicBaseUrl: string; mailFrom: string }): AlertEmail {
+/**
+ * The notice goes even to an account that stopped watching (it answers an email already sent); the one-click
+ * link, when there is one, stops any further alerts about the product, as on every email sent to a watcher.
+ */
+export function renderCorrectionEmail(n: CorrectionNotice, opts: { publicBaseUrl: string; mailFrom: string; unsubscribeUrl: string | null }): AlertEmail {
   const url = signalUrl(opts.publicBaseUrl, n.signal_id);
   const product = `${n.brand_name} ${n.product_name}`;
   const what = n.kind === 'withdrawal' ? 'withdrawn' : 'corrected';
@@ -58,9 +63,10 @@ export function renderCorrectionEmail(n: CorrectionNotice, opts: { publicBaseUrl
     '',
     DISCLAIMER,
     '',
+    ...(opts.unsubscribeUrl ? [...unsubscribeText(opts.unsubscribeUrl), ''] : []),
     `Notice ${n.alert_id}`,
   ].join('\n');
-  const e = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  const e = escapeHtml;
   const html = `<!doctype html>
 <html><body style="font-family: sans-serif; line-height: 1.4">
 <p>A Signal you were alerted about has been ${what}. Its address and release date do not change.</p>
@@ -68,6 +74,7 @@ export function renderCorrectionEmail(n: CorrectionNotice, opts: { publicBaseUrl
 ${lines.map(([k, v]) => `<tr><th align="left">${e(k)}</th><td>${k === 'Signal' ? `<a href="${e(v)}">${e(v)}</a>` : e(v)}</td></tr>`).join('\n')}
 </table>
 <p><small>${e(DISCLAIMER)}</small></p>
+${unsubscribeHtml(opts.unsubscribeUrl, product)}
 <p><small>Notice ${e(n.alert_id)}</small></p>
 </body></html>`;
   return {
@@ -75,6 +82,6 @@ ${lines.map(([k, v]) => `<tr><th align="left">${e(k)}</th><td>${k === 'Signal' ?
     text,
     html,
     messageId: messageIdFor(n.alert_id, opts.mailFrom),
-    headers: {},
+    headers: listUnsubscribeHeaders(opts.unsubscribeUrl),
   };
 }

@@ -1,12 +1,10 @@
-import { Metrics, configOrExit, connectNats, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
+import { Metrics, bootService, connectNats, createPool, serveService } from '@evidence-record/platform';
 import { createEmailWorkerApp } from './app';
 import { loadEmailWorkerConfig } from './config';
 import { createMailer } from './smtp';
 import { startEmailWorker } from './worker';
 
-const config = configOrExit('email-worker', () => loadEmailWorkerConfig());
-const log = createLogger('email-worker', config.LOG_LEVEL);
-initTracing({ service: 'email-worker', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
+const { config, log } = bootService('email-worker', loadEmailWorkerConfig);
 const metrics = new Metrics('email-worker').dependsOn('postgres', 'nats', 'smtp');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2, metrics });
 const nc = await connectNats(config.NATS_URL, 'email-worker');
@@ -33,11 +31,7 @@ const worker = await startEmailWorker({
 });
 if (!config.UNSUBSCRIBE_SIGNING_KEY) log.warn('UNSUBSCRIBE_SIGNING_KEY is not set: alert emails carry no one-click unsubscribe link (refused in production)');
 
-await startService(createEmailWorkerApp({ pool, nc, log, metrics }), {
-  port: config.PORT,
-  host: config.LISTEN_HOST,
-  log,
-  graceMs: config.SHUTDOWN_GRACE_MS,
+await serveService(createEmailWorkerApp({ pool, nc, log, metrics }), { config, log }, {
   // Sends in progress finish, are recorded and acknowledged; messages pulled but not started go back at once.
   onDrain: () => worker.stop(),
   onShutdown: async () => {

@@ -1,21 +1,14 @@
 import escapeHtml from 'escape-html';
-import { DISCLAIMER, ONE_CLICK_BODY, signalUrl, type DeclarationChange, type DeclaredLine } from '@evidence-record/contract';
+import { DISCLAIMER, ONE_CLICK_BODY, signalUrl, type ChangeHeading, type DeclarationChange, type DeclaredLine } from '@evidence-record/contract';
 
 export { signalUrl };
 
 /** What one alert email is about: the Signal, its product, and the account it goes to. */
-export interface AlertContent {
+export interface AlertContent extends ChangeHeading {
   alert_id: string;
   account_id: string;
   /** The account's address: the email says where it went. */
   email: string;
-  product_id: string;
-  product_name: string;
-  brand_name: string;
-  dimension: string;
-  summary: string;
-  window_start: string;
-  window_end: string;
   exact_change_date: string | null;
   released_on: string | null;
   signal_id: string;
@@ -104,7 +97,6 @@ export function renderAlertEmail(
     'Corrections: this Signal keeps its address and release date for good. If it is corrected or withdrawn, that is recorded on the Signal itself.';
   const cite = 'Permanent API address to cite (reading it needs an API key with signals:read):';
   const recipient = `Sent to ${alert.email} (account ${alert.account_id}) because this account watches ${product}.`;
-  const stopKeyless = 'Stop alerts about this product with one click (no API key needed):';
   const stopWithKey = `Or remove the watch with your API key: unwatch_product for ${alert.product_id} (REST DELETE /api/v1/watch/${alert.product_id}, MCP watchlist.remove).`;
 
   const headline = lines[0] ?? alert.summary;
@@ -125,7 +117,7 @@ export function renderAlertEmail(
     citeUrl,
     ``,
     recipient,
-    ...(opts.unsubscribeUrl ? [stopKeyless, opts.unsubscribeUrl] : []),
+    ...(opts.unsubscribeUrl ? unsubscribeText(opts.unsubscribeUrl) : []),
     stopWithKey,
     ``,
     DISCLAIMER,
@@ -149,7 +141,7 @@ ${row('Corrections', e(corrections.replace(/^Corrections: /, '')))}
 ${row('Cite', `${e(cite)}<br><code>${e(citeUrl)}</code>`)}
 </table>
 <p>${e(recipient)}</p>
-${opts.unsubscribeUrl ? `<p><a href="${e(opts.unsubscribeUrl)}">Stop alerts about ${e(product)}</a> (one click, no API key needed).</p>` : ''}
+${unsubscribeHtml(opts.unsubscribeUrl, product)}
 <p>${e(stopWithKey)}</p>
 <p><small>${e(DISCLAIMER)}</small></p>
 <p><small>Alert ${e(alert.alert_id)}</small></p>
@@ -162,6 +154,16 @@ ${opts.unsubscribeUrl ? `<p><a href="${e(opts.unsubscribeUrl)}">Stop alerts abou
     messageId: messageIdFor(alert.alert_id, opts.mailFrom),
     headers: listUnsubscribeHeaders(opts.unsubscribeUrl),
   };
+}
+
+/** The one-click way to stop, in a text part: the sentence, then the link whole on its own line. */
+export function unsubscribeText(unsubscribeUrl: string): string[] {
+  return ['Stop alerts about this product with one click (no API key needed):', unsubscribeUrl];
+}
+
+/** The same in an HTML part ('' without a link). */
+export function unsubscribeHtml(unsubscribeUrl: string | null, product: string): string {
+  return unsubscribeUrl ? `<p><a href="${escapeHtml(unsubscribeUrl)}">Stop alerts about ${escapeHtml(product)}</a> (one click, no API key needed).</p>` : '';
 }
 
 /**

@@ -125,7 +125,7 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
   }
 
   const email = notice
-    ? renderCorrectionEmail(notice, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom })
+    ? renderCorrectionEmail(notice, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: unsubscribeLink(o, alert) })
     : renderAlertEmail(alert, change, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: unsubscribeLink(o, alert) });
   const started = process.hrtime.bigint();
   let smtpMessageId: string;

@@ -100,6 +100,7 @@ describe('alerts for a released Signal', () => {
 
     await waitFor('three emails', async () => sink.received.filter((m) => m.text.includes(event.signal_id)).length >= 3);
     await settled();
+    // A grace for what must not come (the late watcher's email): an absence has no state to wait for.
     await new Promise((r) => setTimeout(r, 500));
     const mails = sink.received.filter((m) => m.text.includes(event.signal_id));
     expect(mails.map((m) => m.to[0]).sort()).toEqual(watchers.map((w) => w.email).sort());
@@ -157,6 +158,7 @@ describe('alerts for a released Signal', () => {
     await settled();
     // As if the relay republished after the duplicate window: a new message id, the same event.
     await fanout.nc.jetstream().publish(streamNames(prefix).signals.released, JSONCodec().encode(event), { msgID: `${event.event_id}:again` });
+    // A grace for the duplicate to be handled (and, were it sent again, to arrive) before the drain check below.
     await new Promise((r) => setTimeout(r, 1_500));
     await settled();
     expect(sink.received.filter((m) => m.text.includes(event.signal_id))).toHaveLength(1);

@@ -52,7 +52,7 @@ const mailsTo = (cs: CustomerFixture[]) => sink.received.filter((m) => cs.some((
 async function expectExactlyOneEach(cs: CustomerFixture[]) {
   await waitFor('one email per watcher', async () => mailsTo(cs).length >= cs.length, 30_000);
   await waitFor('the ALERTS backlog to drain', async () => (await alertsBacklog(fanout.nc, prefix).catch(() => 1)) === 0, 20_000);
-  await new Promise((r) => setTimeout(r, 1_000));
+  await new Promise((r) => setTimeout(r, 1_000)); // a duplicate, if any, would arrive now (an absence has no state to wait for)
   expect(mailsTo(cs).map((m) => m.to[0]).sort()).toEqual(cs.map((c) => c.email).sort());
 }
 
@@ -67,7 +67,7 @@ describe('outages during a release', () => {
     const { rows } = await fanout.pool.query('SELECT published_at, attempts, last_error FROM event_outbox WHERE event_id = $1', [event.event_id]);
     expect(rows[0]).toMatchObject({ published_at: null, attempts: 1 });
     expect(rows[0].last_error).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1_000));
+    await new Promise((r) => setTimeout(r, 1_000)); // time passes with NATS down: nothing may be sent meanwhile
     expect(mailsTo(cs)).toHaveLength(0);
 
     await nats.start();
@@ -85,7 +85,7 @@ describe('outages during a release', () => {
     await waitFor('alerts queued', async () => (await alertsBacklog(fanout.nc, prefix)) === 3);
 
     await nats.stop();
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 500)); // the restart's downtime: time passes
     await nats.start();
     worker = await startWorker(db.url, nats.url, prefix, sink.port);
     await expectExactlyOneEach(cs);
@@ -106,6 +106,7 @@ describe('outages during a release', () => {
       const { rows } = await fanout.pool.query<{ last_error: string | null }>('SELECT last_error FROM alerts WHERE signal_id = $1', [event.signal_id]);
       return rows.length === 2 && rows.every((r) => r.last_error?.includes('ECONNREFUSED'));
     });
+    // Time passes with SMTP down: the worker keeps waiting and does not spend attempts (an absence, no state to wait for).
     await new Promise((r) => setTimeout(r, 3_000));
     const { rows: waiting } = await fanout.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM alerts WHERE signal_id = $1', [event.signal_id]);
     for (const r of waiting) {

@@ -81,7 +81,7 @@ describe('email worker replicas', () => {
     await relayOutbox(fanout.pool, fanout.nc, prefix);
     await waitFor('60 emails', async () => sink.received.length - before >= 60, 30_000);
     await waitFor('the backlog to drain', async () => (await alertsBacklog(fanout.nc, prefix)) === 0, 20_000);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await new Promise((r) => setTimeout(r, 1_000)); // a duplicate, if any, would arrive now (an absence has no state to wait for)
 
     const mails = sink.received.slice(before);
     expect(mails).toHaveLength(60);

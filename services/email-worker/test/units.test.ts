@@ -3,6 +3,7 @@ import { DISCLAIMER, pairedChanges } from '@evidence-record/contract';
 import { backoffMs } from '../src/backoff';
 import { EmailWorkerConfigSchema } from '../src/config';
 import { deliveryStep } from '../src/delivery-step';
+import { renderCorrectionEmail } from '../src/correction';
 import { messageIdFor, renderAlertEmail } from '../src/message';
 import { classifySmtpFailure, smtpTransportOptions } from '../src/smtp';
 
@@ -82,6 +83,29 @@ describe('the alert email', () => {
     const none = renderAlertEmail(alert, { declarations: [], prices: null }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
     expect(none.subject).toContain('— Beta-alanine went from 3.2 g to 1.6 g.');
     expect(none.text).not.toContain('Before → after');
+  });
+  it('gives a correction notice the same one-click unsubscribe as a release alert, and none when there is no link', () => {
+    const notice = {
+      alert_id: 'alr_c1',
+      signal_id: 'sig_000000000001',
+      product_id: 'prd_000000000001',
+      product_name: 'Pump Flow',
+      brand_name: 'Testbrand',
+      released_on: '2026-11-02',
+      kind: 'correction' as const,
+      recorded_on: '2026-11-20',
+      note: 'The amount was re-read: 260 mg.',
+      summary_before: 'Caffeine: 200 mg → 250 mg.',
+      summary_after: 'Caffeine: 200 mg → 260 mg.',
+    };
+    const url = 'https://x.test/unsubscribe?token=abc';
+    const withLink = renderCorrectionEmail(notice, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: url });
+    expect(withLink.headers).toEqual({ 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(withLink.text.split('\n')).toContain(url);
+    expect(withLink.html).toContain(`href="${url}"`);
+    const without = renderCorrectionEmail(notice, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(without.headers).toEqual({});
+    expect(without.text).not.toContain('unsubscribe');
   });
   it('derives the Message-ID from the alert id alone', () => {
     expect(messageIdFor('alr_x', 'alerts@a.test')).toBe('<alr_x@a.test>');

@@ -1,15 +1,5 @@
 import type express from 'express';
-import {
-  createServiceApp,
-  recordServiceOptions,
-  type InternalAuth,
-  finishServiceApp,
-  mountServiceCapabilities,
-  type Logger,
-  type Metrics,
-  type Pool,
-  type ServiceHandlers,
-} from '@evidence-record/platform';
+import { createCapabilityServiceApp, type InternalAuth, type Logger, type Metrics, type Pool, type ServiceHandlers } from '@evidence-record/platform';
 import { getLedgerEdition } from './capabilities/get-ledger-edition';
 import { listLedgerEditions } from './capabilities/list-ledger-editions';
 import { utcToday } from '@evidence-record/curation';
@@ -34,9 +24,5 @@ export const ledgerHandlers = (deps: LedgerDeps): ServiceHandlers<'ledger'> => (
 /** The ledger service: list_ledger_editions and get_ledger_edition. Ready when Postgres answers. */
 export function createLedgerApp(opts: LedgerAppOptions): express.Express {
   const deps: LedgerDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, today: opts.today ?? (() => utcToday()) };
-  const serviceOpts = recordServiceOptions({ name: 'ledger', log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth });
-  const app = createServiceApp(serviceOpts);
-  mountServiceCapabilities(app, serviceOpts, 'ledger', ledgerHandlers(deps));
-  finishServiceApp(app, serviceOpts);
-  return app;
+  return createCapabilityServiceApp('ledger', { log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth }, ledgerHandlers(deps));
 }

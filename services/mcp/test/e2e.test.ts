@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AnswerEnvelope, ErrorEnvelope, MCP_PROTOCOL_VERSIONS, scopes } from '@evidence-record/contract';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { accessControlHeaders, connectClient, rawRequest, rpc } from './harness';
 import { toolCallCases, type CaseIds } from './tool-calls';
 
@@ -66,14 +67,12 @@ async function rest(path: string, key: string, init: { method?: string; body?: u
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** The gateway writes its usage log in batches: wait until `ready` holds for the rows, or give up after 15 s. */
-async function eventually<T extends pg.QueryResultRow>(text: string, values: unknown[], ready: (rows: T[]) => boolean): Promise<T[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+/** The gateway writes its usage log in batches: the rows once `ready` holds for them (waitFor gives up after 15 s). */
+function eventually<T extends pg.QueryResultRow>(text: string, values: unknown[], ready: (rows: T[]) => boolean): Promise<T[]> {
+  return waitFor(`usage_log rows (${text})`, async () => {
     const rows = await sql<T>(text, values);
-    if (ready(rows) || Date.now() > deadline) return rows;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    return ready(rows) && rows;
+  }, 15_000, 200);
 }
 
 function withoutRequestId(envelope: unknown): unknown {
@@ -160,6 +159,7 @@ describe('metering: a tool call spends the rate window once, protocol methods no
     // A fixed minute window could roll over mid-test; start early in a window.
     let first = await rest('/api/v1/record/version', key);
     if (Number(first.headers.get('ratelimit-reset')) < 15) {
+      // Time has to pass: the window rolls over on the clock.
       await new Promise((r) => setTimeout(r, (Number(first.headers.get('ratelimit-reset')) + 1) * 1000));
       first = await rest('/api/v1/record/version', key);
     }

@@ -476,7 +476,7 @@ describe('one server for every HTTP request', () => {
       gateway.delayMs = 0;
       const next = await rpc(server.url, toolCall(1, 'products.get', { product_id: 'prd_abc123def456' }), bearer);
       expect(next.json).toMatchObject({ id: 1, result: { structuredContent: { capability: 'get_product_record' } } });
-      // The abandoned call's REST answer arrives after this and goes nowhere.
+      // The abandoned call's REST answer arrives after this and goes nowhere: the stand-in's 300 ms delay has to pass.
       await new Promise((r) => setTimeout(r, 400));
       const after = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, bearer);
       expect(after.json).toEqual({ jsonrpc: '2.0', id: 1, result: {} });

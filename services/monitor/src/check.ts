@@ -1,14 +1,16 @@
 import type { CaptureInput } from '@evidence-record/curation';
-import { CurationRefused, labelOf, openCandidateIn, placeCapture, refreshDepth } from '@evidence-record/curation';
-import { startSpan, withRecordChange, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
+import { CurationRefused, labelOf, openCandidateIn, planCapture, writeCapture, type CapturePlan } from '@evidence-record/curation';
+import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
-import { evidenceOf, keepEvidence, loadEvidence, type Evidence } from './evidence';
+import { evidenceOf, loadEvidence, type Evidence } from './evidence';
 import { FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
 import { claimHost, releaseHost, releaseLease, type LeasedSource } from './leases';
 import type { MonitorMetrics } from './metrics';
 import { parseOfferBlocks, parseOfferPage, type OfferReading } from './offers';
 import type { RobotsCache } from './robots';
 import type { MonitorSettings } from './settings';
+import type { CheckRecorder } from './recorder';
+import { hostKey } from './sources';
 import type { IngredientNames } from './synonyms';
 
 export interface MonitorDeps {
@@ -16,6 +18,8 @@ export interface MonitorDeps {
   fetcher: Fetcher;
   robots: RobotsCache;
   names: IngredientNames;
+  /** Writes finished checks to the Record, many to a transaction (group commit). */
+  recorder: CheckRecorder;
   settings: MonitorSettings;
   /** This replica's name, written on its leases. */
   owner: string;
@@ -53,6 +57,11 @@ export class LeaseLost extends Error {
   override name = 'LeaseLost';
 }
 
+/** A redirect led to a host whose politeness slot another check holds: the check is given back and stays due. */
+export class RedirectHostBusy extends Error {
+  override name = 'RedirectHostBusy';
+}
+
 /**
  * One check of one leased source: take the host's slot, read, give the slot
  * back, record. Returns null when the host was busy (the lease is given back
@@ -69,16 +78,25 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
   const log = deps.log?.child({ trace_id: span.traceId, span_id: span.spanId, source_id: src.source_id, kind: src.kind });
   const started = performance.now();
   let reading: Reading;
+  // Hosts a redirect led to: their slots are taken for the rest of the read and given back with the source's.
+  const redirectHosts: string[] = [];
   try {
-    reading = await read(deps, src);
+    reading = await read(deps, src, redirectHosts);
   } catch (err) {
+    if (err instanceof RedirectHostBusy) {
+      await releaseHosts(deps, [src.host, ...redirectHosts], 0);
+      await releaseLease(deps.pool, src.source_id, src.lease_token);
+      span.end({ attributes: { 'er.outcome': 'host_busy' } });
+      log?.info({ reason: err.message }, 'check given back: a redirect led to a busy host');
+      return null;
+    }
     reading = { outcome: 'unreadable', reason: `internal: ${(err as Error).message}`.slice(0, 300), status: null, retryAfterMs: null };
   }
   const durationMs = Math.round(performance.now() - started);
   try {
-    await releaseHost(deps.pool, src.host, deps.owner, Math.max(deps.settings.MONITOR_HOST_INTERVAL_MS, reading.retryAfterMs ?? 0));
+    await releaseHosts(deps, [src.host, ...redirectHosts], reading.retryAfterMs ?? 0);
     deps.metrics?.fetchSeconds.observe({ kind: src.kind }, durationMs / 1000);
-    const summary = await recordCheck(deps, src, reading, durationMs);
+    const summary = await deps.recorder.record(src, reading, durationMs);
     deps.metrics?.checks.inc({ kind: src.kind, outcome: summary.outcome });
     if (summary.recovered) deps.metrics?.recoveries.inc({ kind: src.kind });
     if (summary.candidates_opened) deps.metrics?.candidates.inc({ kind: src.kind }, summary.candidates_opened);
@@ -89,6 +107,11 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
     span.end({ error: err });
     throw err;
   }
+}
+
+/** Frees host slots; the next request to each waits the interval, or a longer Retry-After. */
+async function releaseHosts(deps: MonitorDeps, hosts: string[], retryAfter: number): Promise<void> {
+  for (const host of hosts) await releaseHost(deps.pool, host, deps.owner, Math.max(deps.settings.MONITOR_HOST_INTERVAL_MS, retryAfter));
 }
 
 /** The URL requested: a DSLD label gets the data.gov key as DSLD's `api_key` parameter (never stored, never logged). */
@@ -106,7 +129,7 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now.getTime()), 86_400_000);
 }
 
-async function read(deps: MonitorDeps, src: LeasedSource): Promise<Reading> {
+async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[]): Promise<Reading> {
   const now = deps.now?.() ?? new Date();
   let res: FetchedResponse;
   try {
@@ -116,7 +139,16 @@ async function read(deps: MonitorDeps, src: LeasedSource): Promise<Reading> {
       if (src.etag) headers['if-none-match'] = src.etag;
       if (src.last_modified) headers['if-modified-since'] = src.last_modified;
     }
-    res = await deps.fetcher.get(requestUrl(deps, src), headers);
+    // A redirect to another host is a request to that host: it takes that host's slot and obeys its robots.txt.
+    const beforeRedirect = async (next: URL) => {
+      const host = hostKey(next);
+      if (host !== src.host && !redirectHosts.includes(host)) {
+        if (!(await claimHost(deps.pool, host, deps.owner, deps.settings.MONITOR_LEASE_MS))) throw new RedirectHostBusy(`${host} is busy`);
+        redirectHosts.push(host);
+      }
+      if (!(await deps.robots.allowed(next.toString()))) throw new FetchFailure('robots_disallowed', `robots.txt disallows ${next.origin}${next.pathname} for the monitor`);
+    };
+    res = await deps.fetcher.get(requestUrl(deps, src), headers, beforeRedirect);
   } catch (err) {
     if (err instanceof FetchFailure) return { outcome: 'unreadable', reason: `${err.code}: ${err.message}`.slice(0, 300), status: null, retryAfterMs: null };
     throw err;
@@ -172,80 +204,177 @@ function nextDue(src: LeasedSource, reading: Reading, now: Date, unreadableRun: 
   return new Date(now.getTime() + src.cadence_ms);
 }
 
-async function recordCheck(deps: MonitorDeps, src: LeasedSource, reading: Reading, durationMs: number): Promise<CheckSummary> {
-  const now = deps.now?.() ?? new Date();
-  const { result } = await withRecordChange(deps.pool, `check of source ${src.source_id}: ${reading.outcome}`, async (client) => {
-    // A check's commit does not wait for the WAL flush (decision 1002): every Record change is serialised behind one
-    // lock, and a check lost to a database crash is only a check not yet made; its lease expires and it is made again.
-    await client.query('SET LOCAL synchronous_commit = off');
-    const held = await client.query<{ consecutive_unreadable: number; last_outcome: string | null; retailer: string | null }>(
-      'SELECT consecutive_unreadable, last_outcome, retailer FROM sources WHERE source_id = $1 AND lease_token = $2 FOR UPDATE',
-      [src.source_id, src.lease_token],
-    );
-    const source = held.rows[0];
-    // Another replica retook the lease after ours expired: its check is the one recorded.
-    if (!source) throw new LeaseLost(`the lease on source ${src.source_id} was lost`);
-    const out: CheckSummary = { source_id: src.source_id, outcome: reading.outcome, recovered: false, states_created: 0, prices_recorded: 0, candidates_opened: 0, reason: reading.reason };
-    if (reading.outcome !== 'unreadable' && reading.evidence) await keepEvidence(client, reading.evidence);
-    out.recovered = reading.outcome === 'valid' && source.consecutive_unreadable > 0;
-    let captureId: number | null = null;
-    let deferred = false;
-    if (reading.outcome === 'valid' && reading.parsed && reading.evidence) {
-      await client.query('SAVEPOINT reading');
-      try {
-        const placed = await placeReading(deps, client, src, source.retailer, reading.parsed, reading.evidence, now, out);
-        captureId = placed;
-        await client.query('RELEASE SAVEPOINT reading');
-      } catch (err) {
-        if (!(err instanceof CurationRefused)) throw err;
-        // A change seen on the day the old content was last read: the Record dates states by day, so the new
-        // content becomes a state with the next day's reading (docs/monitor.md, "Same-day changes").
-        await client.query('ROLLBACK TO SAVEPOINT reading');
-        out.states_created = 0;
-        out.prices_recorded = 0;
-        out.candidates_opened = 0;
-        out.reason = `read; not placed today: ${err.message}`.slice(0, 500);
-        deferred = true;
-      }
-    }
-    // An empty answer neither extends nor ends a run of unreadable checks: recovery is the first valid one.
-    const run = reading.outcome === 'unreadable' ? source.consecutive_unreadable + 1 : reading.outcome === 'empty' ? source.consecutive_unreadable : 0;
-    const due = deferred ? new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS + 5 * 60_000) : nextDue(src, reading, now, run);
-    await client.query(
-      `INSERT INTO monitoring_checks (product_id, source_id, checked_at, outcome, recovered, reason, http_status, duration_ms, evidence_sha256, capture_id, checked_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [src.product_id, src.source_id, now, reading.outcome, out.recovered, out.reason, reading.status, durationMs, reading.outcome === 'unreadable' ? null : (reading.evidence?.sha256 ?? null), captureId, 'monitor'],
-    );
-    const fresh = reading.outcome === 'valid' && reading.validators !== null && !deferred;
-    await client.query(
-      `UPDATE sources SET
-          last_outcome = $2, last_checked_at = $3, consecutive_unreadable = $4, next_check_due = $5,
-          health = CASE WHEN $2 = 'unreadable' THEN 'unreadable' WHEN $2 = 'valid' THEN 'readable' ELSE health END,
-          health_since = CASE WHEN ($2 = 'unreadable') <> (health = 'unreadable') AND $2 <> 'empty' THEN $3 ELSE health_since END,
-          last_read_at = CASE WHEN $2 = 'valid' THEN $3 ELSE last_read_at END,
-          etag = CASE WHEN $6 THEN $7 ELSE etag END,
-          last_modified = CASE WHEN $6 THEN $8 ELSE last_modified END,
-          last_evidence_sha256 = CASE WHEN $6 THEN $9 ELSE last_evidence_sha256 END,
-          lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
-        WHERE source_id = $1`,
-      [src.source_id, reading.outcome, now, run, due, fresh, fresh ? reading.validators!.etag : null, fresh ? reading.validators!.lastModified : null, fresh ? reading.evidence!.sha256 : null],
-    );
-    return out;
-  });
-  return result;
+/** What a check's recording reads of its source, under the row lock that fences the lease. */
+export interface HeldSource {
+  consecutive_unreadable: number;
+  last_outcome: string | null;
+  retailer: string | null;
 }
 
-/** A valid reading becomes the Record through capture import's own code path (placeCapture), then candidates. */
-async function placeReading(
-  deps: MonitorDeps,
-  client: PoolClient,
-  src: LeasedSource,
-  retailer: string | null,
-  parsed: Parsed,
-  evidence: Evidence,
-  now: Date,
-  out: CheckSummary,
-): Promise<number> {
+/** The newest list price read from a source before this check. */
+interface ListBefore {
+  observation_id: number;
+  price_cents: number;
+  observed_at: string;
+}
+
+/**
+ * A check planned by reads only: where its reading goes in the Record, or
+ * why it is not placed today. The recorder plans every check of a batch
+ * before it writes any, so the Record's one writer lock is held only for the
+ * writes (decision 1010).
+ */
+export interface PlannedCheck {
+  src: LeasedSource;
+  source: HeldSource;
+  reading: Reading;
+  durationMs: number;
+  now: Date;
+  placement: { capture: CaptureInput; plan: CapturePlan; listBefore: ListBefore | null; mayOpenCandidate: boolean; parsed: Parsed } | null;
+  /** Read, but not placed today (the same-day rule); the reason recorded with the check. */
+  notPlaced: string | null;
+}
+
+export async function planCheck(deps: MonitorDeps, client: PoolClient, src: LeasedSource, source: HeldSource, reading: Reading, durationMs: number): Promise<PlannedCheck> {
+  const now = deps.now?.() ?? new Date();
+  const planned: PlannedCheck = { src, source, reading, durationMs, now, placement: null, notPlaced: null };
+  if (reading.outcome !== 'valid' || !reading.parsed || !reading.evidence) return planned;
+  const capture = await captureOf(deps, src, source.retailer, reading.parsed, reading.evidence, now);
+  try {
+    const plan = await planCapture(client, capture);
+    if (reading.parsed.kind === 'dsld_label') {
+      planned.placement = { capture, plan, listBefore: null, mayOpenCandidate: !plan.same && plan.newest !== null, parsed: reading.parsed };
+      return planned;
+    }
+    const before = await client.query<ListBefore>({
+      name: 'monitor-list-before',
+      text: `SELECT observation_id, price_cents, observed_at FROM price_observations WHERE source_id = $1 AND price_basis = 'list' ORDER BY observed_at DESC, observation_id DESC LIMIT 1`,
+      values: [src.source_id],
+    });
+    const prev = before.rows[0] ?? null;
+    const list = reading.parsed.reading.prices.find((p) => p.basis === 'list');
+    // Only a list price moving opens a candidate; a promotion appearing, changing or ending never does.
+    const moved = list !== undefined && prev !== null && prev.price_cents !== list.price_cents;
+    if (moved && prev.observed_at >= now.toISOString().slice(0, 10)) throw new CurationRefused(`the list price changed on the day it was last read (${prev.observed_at})`);
+    planned.placement = { capture, plan, listBefore: prev, mayOpenCandidate: moved, parsed: reading.parsed };
+  } catch (err) {
+    if (!(err instanceof CurationRefused)) throw err;
+    // A change seen on the day the old content was last read: the Record dates states by day, so the new
+    // content becomes a state with the next day's reading (docs/monitor.md, "Same-day changes").
+    planned.notPlaced = `read; not placed today: ${err.message}`.slice(0, 500);
+  }
+  return planned;
+}
+
+/** A written check's row in monitoring_checks and its source's new state, written for a whole batch at once. */
+export interface WrittenCheck {
+  summary: CheckSummary;
+  checkRow: { product_id: string; source_id: number; checked_at: Date; outcome: string; recovered: boolean; reason: string | null; http_status: number | null; duration_ms: number; evidence_sha256: string | null; capture_id: number | null };
+  sourceRow: { source_id: number; outcome: string; at: Date; run: number; due: Date; fresh: boolean; etag: string | null; last_modified: string | null; sha256: string | null };
+}
+
+/** Writes a planned check's reading into the Record (inside the recorder's transaction) and says what to record of it. */
+export async function writeCheck(client: PoolClient, planned: PlannedCheck): Promise<WrittenCheck> {
+  const { src, source, reading, now } = planned;
+  const out: CheckSummary = { source_id: src.source_id, outcome: reading.outcome, recovered: false, states_created: 0, prices_recorded: 0, candidates_opened: 0, reason: planned.notPlaced ?? reading.reason };
+  out.recovered = reading.outcome === 'valid' && source.consecutive_unreadable > 0;
+  let captureId: number | null = null;
+  let deferred = planned.notPlaced !== null;
+  const placement = planned.placement;
+  if (placement && reading.outcome === 'valid') {
+    // A savepoint only where a candidate may open: the candidate rules can still refuse after the reading is written.
+    if (placement.mayOpenCandidate) await client.query('SAVEPOINT reading');
+    try {
+      captureId = await placeReading(client, src, placement, now, out);
+      if (placement.mayOpenCandidate) await client.query('RELEASE SAVEPOINT reading');
+    } catch (err) {
+      if (!(err instanceof CurationRefused) || !placement.mayOpenCandidate) throw err;
+      await client.query('ROLLBACK TO SAVEPOINT reading');
+      captureId = null;
+      out.states_created = 0;
+      out.prices_recorded = 0;
+      out.candidates_opened = 0;
+      out.reason = `read; not placed today: ${err.message}`.slice(0, 500);
+      deferred = true;
+    }
+  }
+  // An empty answer neither extends nor ends a run of unreadable checks: recovery is the first valid one.
+  const run = reading.outcome === 'unreadable' ? source.consecutive_unreadable + 1 : reading.outcome === 'empty' ? source.consecutive_unreadable : 0;
+  const due = deferred ? new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS + 5 * 60_000) : nextDue(src, reading, now, run);
+  const fresh = reading.outcome === 'valid' && reading.validators !== null && !deferred;
+  return {
+    summary: out,
+    checkRow: {
+      product_id: src.product_id,
+      source_id: src.source_id,
+      checked_at: now,
+      outcome: reading.outcome,
+      recovered: out.recovered,
+      reason: out.reason,
+      http_status: reading.status,
+      duration_ms: planned.durationMs,
+      evidence_sha256: reading.outcome === 'unreadable' ? null : (reading.evidence?.sha256 ?? null),
+      capture_id: captureId,
+    },
+    sourceRow: {
+      source_id: src.source_id,
+      outcome: reading.outcome,
+      at: now,
+      run,
+      due,
+      fresh,
+      etag: fresh ? reading.validators!.etag : null,
+      last_modified: fresh ? reading.validators!.lastModified : null,
+      sha256: fresh ? reading.evidence!.sha256 : null,
+    },
+  };
+}
+
+/** Every check of a batch recorded, and each source's outcome, next due time and validators, its lease handed back. */
+export async function finishChecks(client: PoolClient, written: WrittenCheck[]): Promise<void> {
+  if (written.length === 0) return;
+  const c = written.map((w) => w.checkRow);
+  await client.query({
+    name: 'monitor-insert-checks',
+    text: `INSERT INTO monitoring_checks (product_id, source_id, checked_at, outcome, recovered, reason, http_status, duration_ms, evidence_sha256, capture_id, checked_by)
+           SELECT product_id, source_id, checked_at, outcome, recovered, reason, http_status, duration_ms, evidence_sha256, capture_id, 'monitor'
+             FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::boolean[], $6::text[], $7::int[], $8::int[], $9::text[], $10::bigint[])
+                  WITH ORDINALITY AS c(product_id, source_id, checked_at, outcome, recovered, reason, http_status, duration_ms, evidence_sha256, capture_id, n)
+            ORDER BY n`,
+    values: [
+      c.map((r) => r.product_id),
+      c.map((r) => r.source_id),
+      c.map((r) => r.checked_at),
+      c.map((r) => r.outcome),
+      c.map((r) => r.recovered),
+      c.map((r) => r.reason),
+      c.map((r) => r.http_status),
+      c.map((r) => r.duration_ms),
+      c.map((r) => r.evidence_sha256),
+      c.map((r) => r.capture_id),
+    ],
+  });
+  const s = written.map((w) => w.sourceRow);
+  await client.query({
+    name: 'monitor-update-sources',
+    text: `UPDATE sources s SET
+          last_outcome = u.outcome_now, last_checked_at = u.at, consecutive_unreadable = u.run, next_check_due = u.due,
+          health = CASE WHEN u.outcome_now = 'unreadable' THEN 'unreadable' WHEN u.outcome_now = 'valid' THEN 'readable' ELSE s.health END,
+          health_since = CASE WHEN (u.outcome_now = 'unreadable') <> (s.health = 'unreadable') AND u.outcome_now <> 'empty' THEN u.at ELSE s.health_since END,
+          last_read_at = CASE WHEN u.outcome_now = 'valid' THEN u.at ELSE s.last_read_at END,
+          etag = CASE WHEN u.fresh THEN u.etag_now ELSE s.etag END,
+          last_modified = CASE WHEN u.fresh THEN u.modified_now ELSE s.last_modified END,
+          last_evidence_sha256 = CASE WHEN u.fresh THEN u.sha_now ELSE s.last_evidence_sha256 END,
+          lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+        FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::int[], $5::timestamptz[], $6::boolean[], $7::text[], $8::text[], $9::text[])
+             AS u(source_id, outcome_now, at, run, due, fresh, etag_now, modified_now, sha_now)
+       WHERE s.source_id = u.source_id`,
+    values: [s.map((r) => r.source_id), s.map((r) => r.outcome), s.map((r) => r.at), s.map((r) => r.run), s.map((r) => r.due), s.map((r) => r.fresh), s.map((r) => r.etag), s.map((r) => r.last_modified), s.map((r) => r.sha256)],
+  });
+}
+
+/** A valid reading as a capture: the same input capture import takes (one implementation, placeCapture's). */
+async function captureOf(deps: MonitorDeps, src: LeasedSource, retailer: string | null, parsed: Parsed, evidence: Evidence, now: Date): Promise<CaptureInput> {
   const base = {
     product_id: src.product_id,
     source: { kind: src.kind, url: src.url, retailer },
@@ -256,38 +385,36 @@ async function placeReading(
     const r = parsed.reading;
     const ingredients = [];
     for (const i of r.ingredients) ingredients.push({ ...i, ingredient_id: await deps.names.idOf(i.declared_name) });
-    const capture: CaptureInput = {
+    return {
       ...base,
       label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, off_market: r.facts.off_market === true, note: null },
       source_facts: r.facts,
       prices: [],
     } as CaptureInput;
-    const placed = await placeCapture(client, capture, { sourceId: src.source_id });
-    if (placed.state_created) {
-      out.states_created++;
-      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, r, now);
-    }
-    if (placed.state_created) await refreshDepth(client, src.product_id, { onlyFromRegistered: true });
-    return placed.capture_id;
   }
-  const offer = parsed.reading;
-  const before = await client.query<{ observation_id: number; price_cents: number; observed_at: string }>(
-    `SELECT observation_id, price_cents, observed_at FROM price_observations WHERE source_id = $1 AND price_basis = 'list' ORDER BY observed_at DESC, observation_id DESC LIMIT 1`,
-    [src.source_id],
-  );
-  const capture = {
+  return {
     ...base,
     label: null,
     source_facts: null,
-    prices: offer.prices.map((p) => ({ retailer: retailer ?? src.host, price_cents: p.price_cents, basis: p.basis, servings_per_container: null })),
+    prices: parsed.reading.prices.map((p) => ({ retailer: retailer ?? src.host, price_cents: p.price_cents, basis: p.basis, servings_per_container: null })),
   } as CaptureInput;
-  const placed = await placeCapture(client, capture, { sourceId: src.source_id });
+}
+
+/** A planned reading written through capture import's own code path (writeCapture), then its candidates. */
+async function placeReading(client: PoolClient, src: LeasedSource, placement: NonNullable<PlannedCheck['placement']>, now: Date, out: CheckSummary): Promise<number> {
+  const { capture, plan, parsed } = placement;
+  const placed = await writeCapture(client, capture, plan, { sourceId: src.source_id });
+  if (parsed.kind === 'dsld_label') {
+    if (placed.state_created) {
+      out.states_created++;
+      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, parsed.reading, now);
+    }
+    return placed.capture_id;
+  }
   out.prices_recorded += placed.prices.length;
   const list = placed.prices.find((p) => p.basis === 'list');
-  const prev = before.rows[0];
-  // Only a list price moving opens a candidate; a promotion appearing, changing or ending never does.
-  if (list && prev && prev.price_cents !== list.price_cents) {
-    if (prev.observed_at >= now.toISOString().slice(0, 10)) throw new CurationRefused(`the list price changed on the day it was last read (${prev.observed_at})`);
+  const prev = placement.listBefore;
+  if (placement.mayOpenCandidate && list && prev) {
     await openCandidateIn(
       client,
       {
@@ -295,7 +422,7 @@ async function placeReading(
         dimension: 'price',
         before_price_id: prev.observation_id,
         after_price_id: list.observation_id,
-        summary: `List price ${dollars(prev.price_cents)} → ${dollars(list.price_cents)} at ${retailer ?? src.host} (read by the monitor).`,
+        summary: `List price ${dollars(prev.price_cents)} → ${dollars(list.price_cents)} at ${src.retailer ?? src.host} (read by the monitor).`,
       },
       'monitor',
     );

@@ -19,11 +19,16 @@ export function evidenceOf(kind: Evidence['kind'], mediaType: string, content: B
   return { sha256: createHash('sha256').update(content).digest('hex'), kind, mediaType, content };
 }
 
-export async function keepEvidence(client: PoolClient, e: Evidence): Promise<void> {
+/** Keeps what a batch of checks read; content already kept (the same SHA-256) is not written again. */
+export async function keepEvidence(client: PoolClient, read: Evidence[]): Promise<void> {
+  const distinct = [...new Map(read.map((e) => [e.sha256, e])).values()];
+  if (distinct.length === 0) return;
   await client.query({
     name: 'monitor-keep-evidence',
-    text: `INSERT INTO evidence (sha256, kind, media_type, content, byte_length) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
-    values: [e.sha256, e.kind, e.mediaType, e.content, e.content.length],
+    text: `INSERT INTO evidence (sha256, kind, media_type, content, byte_length)
+           SELECT sha256, kind, media_type, content, length(content) FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[]) AS e(sha256, kind, media_type, content)
+           ON CONFLICT (sha256) DO NOTHING`,
+    values: [distinct.map((e) => e.sha256), distinct.map((e) => e.kind), distinct.map((e) => e.mediaType), distinct.map((e) => e.content)],
   });
 }
 

@@ -35,6 +35,7 @@ export type FetchFailureCode =
   | 'unsupported_scheme'
   | 'invalid_url'
   | 'too_many_redirects'
+  | 'robots_disallowed'
   | 'oversized';
 
 export class FetchFailure extends Error {
@@ -63,8 +64,12 @@ export class Fetcher {
     await this.agent.close();
   }
 
-  /** GET with redirects followed by hand; 3xx without Location, 304 and every other status are returned as they are. */
-  async get(rawUrl: string, headers: Record<string, string> = {}): Promise<FetchedResponse> {
+  /**
+   * GET with redirects followed by hand; 3xx without Location, 304 and every other status are returned as they are.
+   * `beforeRedirect` runs before each redirected request (the monitor takes the new host's politeness slot and asks
+   * its robots.txt there); what it throws ends the read.
+   */
+  async get(rawUrl: string, headers: Record<string, string> = {}, beforeRedirect?: (next: URL) => Promise<void>): Promise<FetchedResponse> {
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -73,6 +78,7 @@ export class Fetcher {
     }
     for (let hop = 0; ; hop++) {
       guard(() => checkUrl(url, this.options.policy));
+      if (hop > 0) await beforeRedirect?.(url);
       const response = await this.once(url, headers);
       const location = response.headers['location'];
       if (response.status >= 300 && response.status < 400 && response.status !== 304 && location) {

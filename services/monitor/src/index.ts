@@ -5,7 +5,8 @@
 export { MonitorSettingsSchema, defaultSettings, type MonitorSettings } from './settings';
 export { createMonitor, policyOf, userAgent, AGENT_TOKEN } from './monitor';
 export { runOnce, startLoop, emptyTotals, type RunTotals } from './runner';
-export { performCheck, LeaseLost, retryAfterMs, type MonitorDeps, type CheckSummary } from './check';
+export { performCheck, LeaseLost, retryAfterMs, type MonitorDeps, type CheckSummary, type Reading } from './check';
+export { CheckRecorder } from './recorder';
 export { leaseDue, releaseLease, dueBacklog, claimHost, releaseHost, type LeasedSource } from './leases';
 export { addSource, listSources, setSourceState, hostKey, sourceKinds, AddSourceInput } from './sources';
 export { checkSourceUrl, checkUrl, isPublicAddress, resolveChecked, AddressRefused, type AddressPolicy, type Resolver } from './guard';

@@ -10,7 +10,7 @@ const config = configOrExit('monitor', () => loadMonitorConfig());
 const log = createLogger('monitor', config.LOG_LEVEL);
 initTracing({ service: 'monitor', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('monitor').dependsOn('postgres');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'monitor', max: config.MONITOR_CONCURRENCY + 4, metrics, statementTimeoutMs: 30_000 });
+const pool = createPool(config.DATABASE_URL, { applicationName: 'monitor', max: config.MONITOR_DB_CONNECTIONS, asyncCommit: true, metrics, statementTimeoutMs: 30_000 });
 const mm = monitorMetrics(metrics);
 const monitor = createMonitor(pool, config, { metrics: mm, log });
 log.info(

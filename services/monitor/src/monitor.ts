@@ -5,6 +5,7 @@ import type { MonitorDeps } from './check';
 import { Fetcher } from './fetcher';
 import type { AddressPolicy, Resolver } from './guard';
 import type { MonitorMetrics } from './metrics';
+import { CheckRecorder } from './recorder';
 import { RobotsCache } from './robots';
 import type { MonitorSettings } from './settings';
 import { IngredientNames } from './synonyms';
@@ -35,11 +36,12 @@ export function createMonitor(
     maxRedirects: settings.MONITOR_MAX_REDIRECTS,
     ...(opts.resolve ? { resolve: opts.resolve } : {}),
   });
-  return {
+  const deps: MonitorDeps & { close: () => Promise<void> } = {
     pool,
     fetcher,
     robots: new RobotsCache(fetcher, AGENT_TOKEN, settings.MONITOR_ROBOTS_TTL_MS),
     names: new IngredientNames(pool),
+    recorder: new CheckRecorder(() => deps, undefined, opts.log),
     settings,
     owner: opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
@@ -47,4 +49,5 @@ export function createMonitor(
     ...(opts.now ? { now: opts.now } : {}),
     close: () => fetcher.close(),
   };
+  return deps;
 }

@@ -37,6 +37,12 @@ export const MonitorSettingsSchema = z.object({
   /** Checks leased per round trip and run at once by one replica. */
   MONITOR_BATCH: z.coerce.number().int().min(1).max(500).default(64),
   MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /**
+   * Postgres connections per replica, whatever the concurrency: checks wait on the network, not on the database, and
+   * the recorder writes finished checks on one connection (decision 1010), so replicas scale out without exhausting
+   * the server's connections.
+   */
+  MONITOR_DB_CONNECTIONS: z.coerce.number().int().min(3).max(100).default(8),
   /** Pause between two lease attempts when nothing is due. */
   MONITOR_POLL_MS: ms(50, 60_000, 2_000),
   MONITOR_ROBOTS_TTL_MS: ms(0, 86_400_000, 3_600_000),

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, leaseDue, performCheck, runOnce, startLoop, LeaseLost, policyOf } from '@evidence-record/monitor';
+import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { localhostOnly, product, testMonitor, testSettings } from './support';
 
 /**
@@ -174,6 +175,7 @@ describe('unreadable sources', () => {
     expect(await step('2026-06-02')).toMatchObject({ outcome: 'unreadable', http_status: 429, reason: 'rate limited (429)' });
     const slot = await pool.query(`SELECT next_allowed_at > now() + interval '500 milliseconds' AS waits FROM host_slots WHERE host = $1`, [`127.0.0.1:${src.port}`]);
     expect(slot.rows[0].waits).toBe(true);
+    // Let the Retry-After second pass: the next check may not go to the host before it.
     await new Promise((r) => setTimeout(r, 1_100));
 
     src.behaviours.set(path, { delayMs: 2_000, status: 200, body: '{}', times: 1 });
@@ -227,6 +229,51 @@ describe('SSRF guard', () => {
   });
 });
 
+describe('redirects to another host', () => {
+  it("take that host's politeness slot and obey its robots.txt; a busy one gives the check back, still due", async () => {
+    const p = await product(pool, 'Hop Flow');
+    const hops = testSettings({ MONITOR_ALLOW_HOSTS: ['.hop.test'], MONITOR_ALLOW_LOCALHOST: false });
+    const path = '/dsld/v9/label/7001';
+    src.labels.set(7001, dsldLabel({ id: 7001, brand: 'Testbrand Labs', name: 'Hop Flow', caffeineMg: 150 }));
+    const { source_id } = await addSource(pool, { product_id: p, kind: 'dsld_label', url: `http://a.hop.test:${src.port}${path}` }, policyOf(hops), localhostOnly);
+    const other = `b.hop.test:${src.port}`;
+    const { deps } = testMonitor(pool, hops, { resolve: localhostOnly, realClock: true });
+    const take = async () => (await leaseDue(pool, { owner: 'test-replica', limit: 1, leaseMs: 10_000, productId: p }))[0]!;
+
+    // Another check holds b's slot: the read stops at the redirect, b is not requested, the check is given back.
+    expect(await claimHost(pool, other, 'another-replica', 60_000)).toBe(true);
+    src.behaviours.set(path, { redirectTo: `http://${other}${path}`, times: 1 });
+    const hitsBefore = src.hits.get(path) ?? 0;
+    expect(await performCheck(deps, await take())).toBeNull();
+    expect(src.hits.get(path)).toBe(hitsBefore + 1);
+    expect(await checks(source_id)).toEqual([]);
+    const given = await pool.query(`SELECT lease_token, next_check_due <= now() AS due FROM sources WHERE source_id = $1`, [source_id]);
+    expect(given.rows[0]).toEqual({ lease_token: null, due: true });
+
+    // b free: the redirect takes its slot for the read and gives it back after, as the source's own.
+    await releaseHost(pool, other, 'another-replica', 0);
+    src.behaviours.set(path, { redirectTo: `http://${other}${path}`, times: 1 });
+    expect(await performCheck(deps, await take())).toMatchObject({ outcome: 'valid' });
+    const slots = await pool.query(`SELECT host, busy_owner FROM host_slots WHERE host = ANY($1) ORDER BY host`, [[`a.hop.test:${src.port}`, other]]);
+    expect(slots.rows).toEqual([
+      { host: `a.hop.test:${src.port}`, busy_owner: null },
+      { host: other, busy_owner: null },
+    ]);
+
+    // b's robots.txt disallows where the redirect leads: unreadable, and that address is never requested.
+    await pool.query(`UPDATE sources SET next_check_due = now() WHERE source_id = $1`, [source_id]);
+    src.behaviours.set(path, { redirectTo: `http://${other}/private${path}`, times: 1 });
+    src.robots.body = 'User-agent: EvidenceRecordMonitor\nDisallow: /private/\n';
+    try {
+      expect(await performCheck(deps, await take())).toMatchObject({ outcome: 'unreadable', reason: expect.stringMatching(/^robots_disallowed/) });
+      expect(src.hits.get(`/private${path}`) ?? 0).toBe(0);
+    } finally {
+      src.robots.body = null;
+    }
+    await deps.close();
+  });
+});
+
 describe('replicas', () => {
   it('runs every due check exactly once across two replicas, and retakes the lease of a replica that died mid-check without a duplicate', async () => {
     const p = await product(pool, 'Replica Flow');
@@ -257,7 +304,8 @@ describe('replicas', () => {
     expect(leased).toBeDefined();
     src.behaviours.set(slowPath, { delayMs: 2_500, times: 1 });
     const dying = performCheck(a2.deps, leased!).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 1_200));
+    // A's lease (800 ms) expires while its read is still in flight.
+    await waitFor('replica A\'s lease to expire mid-read', async () => (await pool.query(`SELECT lease_expires_at < now() AS expired FROM sources WHERE source_id = $1`, [leased!.source_id])).rows[0].expired === true, 5_000, 50);
     const taken = await runOnce(b2.deps, { deadlineMs: 5_000 });
     expect(taken.checked).toBe(1);
     expect(await dying).toBeInstanceOf(LeaseLost);
@@ -278,13 +326,12 @@ describe('the service loop', () => {
     const { source_id } = await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(5001) }, policyOf(settings));
     const { deps } = testMonitor(pool, { ...settings, MONITOR_POLL_MS: 100 }, { realClock: true });
     const loop = startLoop(deps);
-    const deadline = Date.now() + 10_000;
-    while ((await checks(source_id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the loop to check the due source', async () => (await checks(source_id)).length > 0, 10_000);
     expect(await checks(source_id)).toMatchObject([{ outcome: 'valid' }]);
     // Due again: a slow read is in flight when the stop comes; it is finished and recorded, not abandoned.
     src.behaviours.set('/dsld/v9/label/5001', { delayMs: 400, status: 200, body: JSON.stringify(dsldLabel({ id: 5001, brand: 'Testbrand Labs', name: 'Loop Flow', caffeineMg: 120 })), times: 1 });
     await pool.query('UPDATE sources SET next_check_due = now() WHERE source_id = $1', [source_id]);
-    while (src.behaviours.get('/dsld/v9/label/5001')!.times! > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the slow read to be in flight', () => src.behaviours.get('/dsld/v9/label/5001')!.times === 0, 10_000, 20);
     await loop.stop();
     expect(await checks(source_id)).toHaveLength(2);
     const leases = await pool.query('SELECT count(*)::int AS n FROM sources WHERE lease_owner IS NOT NULL');

@@ -3,6 +3,7 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { addSource, policyOf, runOnce } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { waitFor } from '@evidence-record/test-support/wait';
 import { freePort, launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { product, testMonitor, testSettings } from './support';
 
@@ -44,8 +45,7 @@ describe('a replica killed mid-check', () => {
       env: { DATABASE_URL: db.url, MONITOR_ALLOW_LOCALHOST: '1', MONITOR_LEASE_MS: '5000', MONITOR_READ_TIMEOUT_MS: '60000', MONITOR_POLL_MS: '100', MONITOR_HOST_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
       readyTimeoutMs: 90_000,
     });
-    const deadline = Date.now() + 60_000;
-    while ((src.hits.get(path) ?? 0) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the replica to be mid-read', () => (src.hits.get(path) ?? 0) > 0, 60_000, 50);
     expect(src.hits.get(path)).toBe(1);
     const held = await pool.query('SELECT lease_owner IS NOT NULL AS leased FROM sources WHERE source_id = $1', [source_id]);
     expect(held.rows[0].leased).toBe(true);
@@ -56,11 +56,7 @@ describe('a replica killed mid-check', () => {
     // Another replica: nothing to take while the dead one's lease runs, then the check is retaken and recorded once.
     const { deps } = testMonitor(pool, settings, { owner: 'survivor', realClock: true });
     expect((await runOnce(deps, { deadlineMs: 500 })).checked).toBe(0);
-    let taken = 0;
-    while (taken === 0 && Date.now() < deadline) {
-      taken = (await runOnce(deps, { deadlineMs: 1_000 })).checked;
-      if (taken === 0) await new Promise((r) => setTimeout(r, 250));
-    }
+    const taken = await waitFor('the expired lease to be retaken', async () => (await runOnce(deps, { deadlineMs: 1_000 })).checked, 60_000, 250);
     expect(taken).toBe(1);
     const counts = await pool.query(
       `SELECT (SELECT count(*)::int FROM monitoring_checks WHERE source_id = $1) AS checks,

@@ -16,6 +16,11 @@ export interface PoolOptions {
   applicationName?: string;
   /** Counts failed round trips and broken connections as er_dependency_errors_total{dependency="postgres"}. */
   metrics?: Metrics;
+  /**
+   * Commits do not wait for the WAL flush. Only for a writer whose every write is made again if lost to a
+   * database crash (the monitor: a lost check, lease or host slot is a check not yet made).
+   */
+  asyncCommit?: boolean;
 }
 
 /** A pool whose connections give up instead of hanging: every query has a deadline. */
@@ -30,6 +35,7 @@ export function createPool(connectionString: string, opts: PoolOptions = {}): pg
     query_timeout: statementTimeout + 1_000,
     application_name: opts.applicationName ?? 'evidence-record',
     keepAlive: true,
+    ...(opts.asyncCommit ? { options: '-c synchronous_commit=off' } : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   // (Counted by the client's own listener below, which sees idle and busy clients alike.)
@@ -123,6 +129,57 @@ export async function withRecordChange<T>(
     const { rows } = await client.query<{ version: string }>('SELECT version FROM record_versions WHERE txid = txid_current()');
     return { result, record_version: rows[0]?.version ?? null };
   });
+}
+
+/**
+ * The Record's one writer lock (the record-schema migration's bump_record_version takes it on a transaction's
+ * first Record write): record versions follow commit order because writers take it in turn.
+ */
+export const RECORD_WRITER_LOCK = 7300001;
+
+/** Taken exclusively, to commit's end, by a shared writer while it assigns its record version (migration 1763750000000). */
+export const RECORD_VERSION_LOCK = 7300002;
+
+/** Takes the writer lock now, inside a Record change, for a writer that must read under it or time its wait. */
+export async function takeRecordWriterLock(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1)', [RECORD_WRITER_LOCK]);
+}
+
+/**
+ * A Record change whose writes may run beside other shared writers' (the monitor's recorder, decision 1010):
+ * `fn` runs holding the writer lock in shared mode (so no exclusive writer — capture import, curation, a
+ * release — runs meanwhile), and the record version is assigned just before COMMIT under the version lock,
+ * held to the end, so version ids still follow commit order. Shared writers that touch the same rows must
+ * order themselves (the recorder locks the products it places readings for). `lockWaitMs` says how long the
+ * shared lock took (an exclusive writer was at work); `versionHeldMs` how long the version lock was held.
+ */
+export async function withSharedRecordChange<T>(
+  pool: pg.Pool,
+  reason: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<{ result: T; record_version: string | null; lockWaitMs: number; versionHeldMs: number }> {
+  let lockWaitMs = 0;
+  let versionFrom = 0;
+  const out = await inTransaction(pool, 'BEGIN', async (client) => {
+    await client.query("SELECT set_config('record.change_reason', $1, true), set_config('record.version_at_commit', 'on', true)", [reason]);
+    const waitFrom = performance.now();
+    await client.query('SELECT pg_advisory_xact_lock_shared($1)', [RECORD_WRITER_LOCK]);
+    lockWaitMs = performance.now() - waitFrom;
+    const result = await fn(client);
+    versionFrom = performance.now();
+    const { rows } = await client.query<{ version: string | null }>({
+      name: 'record-version-at-commit',
+      text: `WITH locked AS (SELECT pg_advisory_xact_lock($1)),
+                  bumped AS (
+                    INSERT INTO record_versions (txid, reason)
+                    SELECT txid_current(), $2 FROM locked WHERE current_setting('record.version_owed', true) = 'on'
+                    ON CONFLICT (txid) DO NOTHING RETURNING version)
+             SELECT (SELECT version FROM bumped) AS version`,
+      values: [RECORD_VERSION_LOCK, reason],
+    });
+    return { result, record_version: rows[0]?.version ?? null };
+  });
+  return { ...out, lockWaitMs, versionHeldMs: performance.now() - versionFrom };
 }
 
 /** Plain transaction for tables outside the Record (keys, watches, alerts). */

@@ -1,10 +1,11 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import {
   CACHE_CONTROL,
   ContractViolation,
   MAX_BODY_BYTES,
   Refusal,
+  buildAnswer,
   buildRefusal,
   formatEntities,
   headers,
@@ -13,12 +14,14 @@ import {
   validationDetails,
   capabilityList,
   type AnswerEnvelope,
+  type AnswerInput,
   type Capability,
   type CapabilityInput,
   type CapabilityName,
   type CapabilityOf,
   type ServiceCapabilityName,
   type ServiceName,
+  type RecordState,
 } from '@evidence-record/contract';
 import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
@@ -50,6 +53,15 @@ export interface CallerContext {
 export interface CapabilityResult {
   answer: AnswerEnvelope;
   entities: string[];
+}
+
+/**
+ * A handler's result for an answer read at one Record state: the envelope,
+ * with the call's request id and that state filled in, and the entities the
+ * answer names (what the gateway charges).
+ */
+export function answered(ctx: Pick<CallerContext, 'requestId'>, record: RecordState, entities: string[], answer: Omit<AnswerInput, 'request_id' | 'record'>): CapabilityResult {
+  return { answer: buildAnswer({ request_id: ctx.requestId, ...answer, record }), entities };
 }
 
 export interface ServiceAppOptions {
@@ -238,6 +250,27 @@ export function mountServiceCapabilities<S extends ServiceName>(app: express.Exp
 }
 
 /**
+ * The app of a service that answers capabilities, wired the one way every
+ * such service is: the operational endpoints (ready when Postgres answers),
+ * every capability the contract assigns to `service` on its handler, the
+ * service's own routes (`mountOwn`, e.g. a readiness detail or a page), and
+ * the envelope for anything else.
+ */
+export function createCapabilityServiceApp<S extends ServiceName>(
+  service: S,
+  deps: { log: Logger; metrics: Metrics; pool: Pool; internalAuth?: InternalAuth | undefined },
+  handlers: ServiceHandlers<S>,
+  mountOwn?: (app: express.Express, opts: ServiceAppOptions) => void,
+): express.Express {
+  const opts = recordServiceOptions({ name: service, ...deps });
+  const app = createServiceApp(opts);
+  mountServiceCapabilities(app, opts, service, handlers);
+  mountOwn?.(app, opts);
+  finishServiceApp(app, opts);
+  return app;
+}
+
+/**
  * Mounts one capability: validates path, query and body with the contract's
  * schemas, runs the handler, and answers with the envelope, the entities
  * header the gateway charges from, and the no-store cache header.
@@ -342,10 +375,24 @@ const CLOSE_MARGIN_MS = 5_000;
  * stop and settle what they hold; then pools close and the process exits.
  */
 export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-  });
+  // Not app.listen: Express 5 calls its callback on a listen error too, so a
+  // port already taken would log "listening" and the process would exit 0.
+  const server = createServer(app);
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    opts.log.fatal({ host, port: opts.port, err: err instanceof Error ? err.message : String(err) }, 'cannot listen');
+    // An entrypoint (it owns its signals) exits non-zero at once, so an orchestrator restarts it; an embedding caller decides.
+    if (opts.handleSignals !== false) process.exit(1);
+    throw err;
+  }
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

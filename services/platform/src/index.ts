@@ -8,3 +8,4 @@ export * from './migrate';
 export * from './nats';
 export * from './durable-consumer';
 export * from './tracing';
+export * from './entrypoint';

@@ -1,5 +1,5 @@
 import type express from 'express';
-import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type InternalAuth, type Logger, type Metrics, type ServiceHandlers } from '@evidence-record/platform';
+import { createCapabilityServiceApp, type InternalAuth, type Logger, type Metrics, type ServiceHandlers } from '@evidence-record/platform';
 import type { RecordDeps } from './deps';
 import { compareProducts } from './capabilities/compare-products';
 import { getFormulaHistory } from './capabilities/get-formula-history';
@@ -33,9 +33,5 @@ export interface RecordAppDeps extends RecordDeps {
 
 /** Builds the record service's app from its dependencies (tests run it in-process on port 0). */
 export function createRecordApp(deps: RecordAppDeps): express.Express {
-  const opts = recordServiceOptions({ name: 'record', log: deps.log, metrics: deps.metrics, pool: deps.pool, internalAuth: deps.internalAuth });
-  const app = createServiceApp(opts);
-  mountServiceCapabilities(app, opts, 'record', recordHandlers(deps));
-  finishServiceApp(app, opts);
-  return app;
+  return createCapabilityServiceApp('record', { log: deps.log, metrics: deps.metrics, pool: deps.pool, internalAuth: deps.internalAuth }, recordHandlers(deps));
 }

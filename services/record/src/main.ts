@@ -1,11 +1,9 @@
-import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
+import { Metrics, bootService, createPool, serveService } from '@evidence-record/platform';
 import { createRecordApp } from './app';
 import { loadRecordConfig } from './config';
 
 /** Entrypoint: configuration from the environment, one Postgres pool, graceful shutdown on SIGTERM/SIGINT. */
-const config = configOrExit('record', () => loadRecordConfig());
-const log = createLogger('record', config.LOG_LEVEL);
-initTracing({ service: 'record', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
+const { config, log } = bootService('record', loadRecordConfig);
 const metrics = new Metrics('record').dependsOn('postgres');
 const pool = createPool(config.DATABASE_URL, {
   max: config.DB_POOL_MAX,
@@ -15,10 +13,4 @@ const pool = createPool(config.DATABASE_URL, {
 });
 const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics, internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
 
-await startService(app, {
-  port: config.PORT,
-  host: config.LISTEN_HOST,
-  log,
-  graceMs: config.SHUTDOWN_GRACE_MS,
-  onShutdown: () => pool.end(),
-});
+await serveService(app, { config, log }, { onShutdown: () => pool.end() });

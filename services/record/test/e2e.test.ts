@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } from '@evidence-record/contract';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { freePort } from '@evidence-record/test-support/stack';
-import { waitFor } from '@evidence-record/test-support/wait';
+import { freePort, launch, launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { productId } from '@evidence-record/demo-record/ids';
 import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
 
@@ -13,39 +10,26 @@ import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support
  * environment, driven over HTTP through every capability, then stopped with
  * SIGTERM.
  */
-const ROOT = new URL('../../../', import.meta.url).pathname;
 let db: TestDatabase;
-let child: ChildProcess;
+let proc: ServiceProcess;
 let base: string;
-let output = '';
 
-function start(env: NodeJS.ProcessEnv): ChildProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'services/record/src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout!.on('data', (d) => (output += String(d)));
-  proc.stderr!.on('data', (d) => (output += String(d)));
-  return proc;
-}
-
-async function ready(url: string): Promise<void> {
-  // Not listening yet is a failed fetch: keep asking.
-  await waitFor('the record service to answer /readyz', async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok, 10_000, 50).catch(() => {
-    throw new Error(`record service did not become ready:\n${output}`);
-  });
-}
+/** Nothing from this process's environment but PATH and HOME: the service is configured by `env` alone. */
+const only = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, ...env });
 
 beforeAll(async () => {
   db = await demoDatabase();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = start({ DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY });
-  await ready(base);
+  proc = await launchReady({
+    service: 'record',
+    port,
+    env: only({ DATABASE_URL: db.url, LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY }),
+    readyTimeoutMs: 10_000,
+  });
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  proc?.kill();
   await db?.drop();
 });
 
@@ -122,17 +106,16 @@ describe('record service as a process', () => {
   });
 
   it('stops gracefully on SIGTERM', async () => {
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
+    proc.child.kill('SIGTERM');
+    const { code } = await proc.exited;
     expect(code).toBe(0);
-    expect(output).toMatch(/shut down/);
+    expect(proc.lines.join('\n')).toMatch(/shut down/);
   });
 
   it('refuses to start without DATABASE_URL, naming the variable', async () => {
-    output = '';
-    const proc = start({ PORT: String(await freePort()) });
-    const [code] = await once(proc, 'exit');
+    const bare = launch({ service: 'record', port: await freePort(), env: only({}) });
+    const { code } = await bare.exited;
     expect(code).not.toBe(0);
-    expect(output).toContain('DATABASE_URL');
+    expect(bare.lines.join('\n')).toContain('DATABASE_URL');
   });
 });

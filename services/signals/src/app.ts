@@ -1,15 +1,5 @@
 import type express from 'express';
-import {
-  createServiceApp,
-  recordServiceOptions,
-  type InternalAuth,
-  finishServiceApp,
-  mountServiceCapabilities,
-  type Logger,
-  type Metrics,
-  type Pool,
-  type ServiceHandlers,
-} from '@evidence-record/platform';
+import { createCapabilityServiceApp, type InternalAuth, type Logger, type Metrics, type Pool, type ServiceHandlers } from '@evidence-record/platform';
 import { explainSignal } from './capabilities/explain-signal';
 import { listSignalChanges } from './capabilities/list-signal-changes';
 import { getCategorySnapshot } from './capabilities/get-category-snapshot';
@@ -49,20 +39,15 @@ export const signalsHandlers = (deps: SignalsDeps): ServiceHandlers<'signals'> =
  */
 export function createSignalsApp(opts: SignalsAppOptions): express.Express {
   const deps: SignalsDeps = { pool: opts.pool, publicBaseUrl: opts.publicBaseUrl, cursorSecret: opts.cursorSecret, clock: opts.clock ?? systemClock };
-  const serviceOpts = recordServiceOptions({ name: 'signals', log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth });
-  const app = createServiceApp(serviceOpts);
-
-  app.get('/readyz/detail', async (_req, res) => {
-    const nats = opts.relayStatus?.() ?? { nats: 'stopped', last_drain_at: null, last_error: null };
-    try {
-      const outbox = await pendingCount(opts.pool);
-      res.json({ status: 'ready', service: 'signals', postgres: 'up', nats: nats.nats, outbox: { ...outbox, last_drain_at: nats.last_drain_at } });
-    } catch {
-      res.status(503).json({ status: 'not_ready', service: 'signals', postgres: 'down', nats: nats.nats });
-    }
+  return createCapabilityServiceApp('signals', { log: opts.log, metrics: opts.metrics, pool: opts.pool, internalAuth: opts.internalAuth }, signalsHandlers(deps), (app) => {
+    app.get('/readyz/detail', async (_req, res) => {
+      const nats = opts.relayStatus?.() ?? { nats: 'stopped', last_drain_at: null, last_error: null };
+      try {
+        const outbox = await pendingCount(opts.pool);
+        res.json({ status: 'ready', service: 'signals', postgres: 'up', nats: nats.nats, outbox: { ...outbox, last_drain_at: nats.last_drain_at } });
+      } catch {
+        res.status(503).json({ status: 'not_ready', service: 'signals', postgres: 'down', nats: nats.nats });
+      }
+    });
   });
-
-  mountServiceCapabilities(app, serviceOpts, 'signals', signalsHandlers(deps));
-  finishServiceApp(app, serviceOpts);
-  return app;
 }

@@ -1,11 +1,9 @@
-import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
+import { Metrics, bootService, createPool, serveService } from '@evidence-record/platform';
 import { createSignalsApp } from './app';
 import { loadSignalsConfig } from './config';
 import { OutboxRelay } from './outbox/relay';
 
-const config = configOrExit('signals', () => loadSignalsConfig());
-const log = createLogger('signals', config.LOG_LEVEL);
-initTracing({ service: 'signals', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
+const { config, log } = bootService('signals', loadSignalsConfig);
 const metrics = new Metrics('signals').dependsOn('postgres', 'nats');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics });
 
@@ -23,11 +21,7 @@ const app = createSignalsApp({
   internalAuth: { keys: config.INTERNAL_SIGNING_KEYS },
 });
 
-await startService(app, {
-  port: config.PORT,
-  host: config.LISTEN_HOST,
-  log,
-  graceMs: config.SHUTDOWN_GRACE_MS,
+await serveService(app, { config, log }, {
   // The relay finishes the batch it is publishing; what is left waits in the outbox for the next replica.
   onDrain: () => relay.stop(),
   onShutdown: () => pool.end(),

@@ -73,10 +73,13 @@ describe('admin curation verbs', () => {
     expect(imported.json).toMatchObject({ captures: 2, price_observations: 0, record_version: expect.stringMatching(/^rv_/) });
     states = imported.json.states_created as string[];
 
-    const opened = await admin(['candidate', 'open', '--product', product.product_id, '--before', states[0]!, '--after', states[1]!, '--dimension', 'formula', '--summary', 'Caffeine Anhydrous: 200 mg → 275 mg.']);
+    const opened = await admin(['candidate', 'open', '--product', product.product_id, '--before', states[0]!, '--after', states[1]!, '--dimension', 'formula', '--summary', 'Caffeine Anhydrous: 200 mg → 275 mg.', '--by', 'ana']);
     expect(opened.code).toBe(0);
     expect(opened.json).toMatchObject({ status: 'open', record_version: expect.stringMatching(/^rv_/) });
     candidateId = opened.json.candidate_id as number;
+    // The operator who opened it, by name (the monitor's are opened_by "monitor").
+    const listed = await admin(['candidate', 'list', '--product', product.product_id]);
+    expect((listed.json.candidates as Array<Record<string, unknown>>).find((c) => c.candidate_id === candidateId)).toMatchObject({ opened_by: 'ana' });
 
     const approved = await admin(['candidate', 'approve', String(candidateId), '--reviewer', 'cli-reviewer', '--note', 'Read against both labels.']);
     expect(approved.code).toBe(0);

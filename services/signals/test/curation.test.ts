@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '@evidence-record/platform';
-import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import type { Pool } from '@evidence-record/platform';
 import {
   CurationRefused,
   approveCandidate,
@@ -11,13 +10,13 @@ import {
   releaseSignals,
   withdrawSignal,
 } from '@evidence-record/curation';
-import { approvedFormulaChanges, createCatalogue, labelCapture, priceCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
+import { approvedFormulaChanges, catalogueDatabase, labelCapture, priceCapture, type CatalogueDatabase, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
 
 /**
  * The curation workflow against a real, empty Record: every step is one
  * Record change (one new record_version), and every refusal writes nothing.
  */
-let db: TestDatabase;
+let fixture: CatalogueDatabase;
 let pool: Pool;
 let products: FixtureProduct[];
 const publicBaseUrl = 'https://evidence-record.test';
@@ -47,15 +46,11 @@ async function refusedWithoutWrite(step: () => Promise<unknown>, message: RegExp
 }
 
 beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url, { max: 4 });
-  products = await createCatalogue(pool, { brands: 1, productsPerBrand: 3 });
+  fixture = await catalogueDatabase({ brands: 1, productsPerBrand: 3 });
+  ({ pool, products } = fixture);
 });
 
-afterAll(async () => {
-  await pool?.end();
-  await db?.drop();
-});
+afterAll(() => fixture?.close());
 
 describe('capture import', () => {
   it('creates a history state per new label, extends it on a re-read, and records prices against it', async () => {

@@ -101,6 +101,7 @@ describe('Signal release events', () => {
     expect(feed.status).toBe(200);
     expect((feed.body.signals as unknown[]).length).toBe(2);
 
+    // Time passes (several relay intervals) with NATS down: nothing may leave the outbox meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await pending()).toBe(2);
 

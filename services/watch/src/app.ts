@@ -1,5 +1,5 @@
 import type express from 'express';
-import { createServiceApp, recordServiceOptions, finishServiceApp, mountServiceCapabilities, type InternalAuth, type ServiceHandlers } from '@evidence-record/platform';
+import { createCapabilityServiceApp, type InternalAuth, type ServiceHandlers } from '@evidence-record/platform';
 import { getWatchReceipt } from './capabilities/get-watch-receipt';
 import { listWatchedProducts } from './capabilities/list-watched-products';
 import { unwatchProduct } from './capabilities/unwatch-product';
@@ -21,10 +21,7 @@ export const watchHandlers = (deps: WatchDeps): ServiceHandlers<'watch'> => ({
  * answering while NATS is away (alerts then wait, they are not lost).
  */
 export function createWatchApp(deps: WatchDeps & { internalAuth?: InternalAuth }): express.Express {
-  const opts = recordServiceOptions({ name: 'watch', log: deps.log, metrics: deps.metrics, pool: deps.pool, internalAuth: deps.internalAuth });
-  const app = createServiceApp(opts);
-  mountServiceCapabilities(app, opts, 'watch', watchHandlers(deps));
-  mountUnsubscribe(app, opts, deps);
-  finishServiceApp(app, opts);
-  return app;
+  return createCapabilityServiceApp('watch', { log: deps.log, metrics: deps.metrics, pool: deps.pool, internalAuth: deps.internalAuth }, watchHandlers(deps), (app, opts) =>
+    mountUnsubscribe(app, opts, deps),
+  );
 }

@@ -1,11 +1,9 @@
-import { Metrics, configOrExit, connectNats, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
+import { Metrics, bootService, connectNats, createPool, serveService } from '@evidence-record/platform';
 import { createWatchApp } from './app';
 import { loadWatchConfig } from './config';
 import { startSignalFanout } from './fanout/start';
 
-const config = configOrExit('watch', () => loadWatchConfig());
-const log = createLogger('watch', config.LOG_LEVEL);
-initTracing({ service: 'watch', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
+const { config, log } = bootService('watch', loadWatchConfig);
 const metrics = new Metrics('watch').dependsOn('postgres', 'nats');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'watch', statementTimeoutMs: 15_000, metrics });
 const nc = await connectNats(config.NATS_URL, 'watch');
@@ -21,11 +19,7 @@ const fanout = await startSignalFanout({
 });
 
 const app = createWatchApp({ pool, log, metrics, now: () => new Date(), internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
-await startService(app, {
-  port: config.PORT,
-  host: config.LISTEN_HOST,
-  log,
-  graceMs: config.SHUTDOWN_GRACE_MS,
+await serveService(app, { config, log }, {
   // The Signal being fanned out is finished and acknowledged; one cut short by the grace period is redelivered (stable alert ids).
   onDrain: () => fanout.stop(),
   onShutdown: async () => {

@@ -4,22 +4,6 @@ import { type RunningStack } from '@evidence-record/test-support/stack';
 
 export { PrivateServer, privateNats, privateRedis } from '@evidence-record/test-support/private-servers';
 
-/** Polls `probe` until it gives a value (anything but null/undefined/false), or fails after `timeoutMs`. */
-export async function until<T>(probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, what = 'condition', intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown = null;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== null && v !== undefined && v !== false) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
 export interface Replica {
   name: ServiceName;
   port: number;

@@ -1,5 +1,5 @@
-import { Refusal, buildAnswer } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { Refusal } from '@evidence-record/contract';
+import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { commercialFact, pricePerServing, servingsFor } from '../domain/economics';
 import { productIdentity, type ProductRow } from '../domain/identity';
@@ -27,19 +27,14 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
 
     const registered = products.filter((p) => p.depth_class === 'REGISTERED');
     if (registered.length > 0) {
-      return {
-        answer: buildAnswer({
-          request_id: ctx.requestId,
-          capability,
-          record,
-          status: 'refused',
-          summary: 'The comparison is refused because a named product is REGISTERED: the Record holds no comparable label of it.',
-          products: products.map(productIdentity),
-          limitations: distinct([demo && limitation.demoData, ...registered.map(limitation.registeredNotCompared), limitation.absenceIsAboutTheRecord]),
-          confidence: { level: 'none', basis: 'No comparison is made.' },
-        }),
-        entities: productIds,
-      };
+      return answered(ctx, record, productIds, {
+        capability,
+        status: 'refused',
+        summary: 'The comparison is refused because a named product is REGISTERED: the Record holds no comparable label of it.',
+        products: products.map(productIdentity),
+        limitations: distinct([demo && limitation.demoData, ...registered.map(limitation.registeredNotCompared), limitation.absenceIsAboutTheRecord]),
+        confidence: { level: 'none', basis: 'No comparison is made.' },
+      });
     }
 
     const states = await latestStates(db, productIds);
@@ -51,39 +46,34 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
     const notComparable = products.filter((p) => states.get(p.product_id)?.classification !== 'comparable');
     const mixedUnits = comparison.ingredients.some((row) => new Set(row.declared.filter((d) => d.unit).map((d) => d.unit)).size > 1);
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status: notComparable.length > 0 || prices.length === 0 ? 'partial' : 'supported',
-        summary: `Declared doses of ${products.length} products side by side from their latest label states, with price per serving as a calculation; no winner is named.`,
-        products: products.map(productIdentity),
-        comparison,
-        commercial_facts: prices.map(commercialFact),
-        calculations,
-        limitations: distinct([
-          demo && limitation.demoData,
-          limitation.doseComparison,
-          limitation.undisclosedNotAbsent,
-          comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
-            'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
-          mixedUnits && limitation.unitsAsDeclared,
-          ...notComparable.map((p) => `${p.brand_name} ${p.name}: its latest label state is not comparable (${states.get(p.product_id)?.classification ?? 'no state'}), so its amounts may be missing.`),
-          ...products.filter((p) => p.retired_on !== null).map(limitation.retired),
-          calculations.length > 0 && limitation.pricePerServing,
-          calculations.length > 0 && limitation.promotionalIsNotAChange,
-          calculations.length > 0 &&
-            "Each product's price per serving uses its newest list price; a product with no list price in the Record uses its newest observed price, and the calculation names that basis.",
-          ...products.filter((p) => !prices.some((x) => x.product_id === p.product_id)).map((p) => `${p.brand_name} ${p.name}: the Record holds no price observation, so no price per serving is calculated.`),
-        ]),
-        confidence:
-          notComparable.length === 0
-            ? { level: 'high', basis: 'Every product has a comparable latest label state; amounts are as declared.' }
-            : { level: 'medium', basis: 'At least one product has no comparable latest label state.' },
-      }),
-      entities: productIds,
-    };
+    return answered(ctx, record, productIds, {
+      capability,
+      status: notComparable.length > 0 || prices.length === 0 ? 'partial' : 'supported',
+      summary: `Declared doses of ${products.length} products side by side from their latest label states, with price per serving as a calculation; no winner is named.`,
+      products: products.map(productIdentity),
+      comparison,
+      commercial_facts: prices.map(commercialFact),
+      calculations,
+      limitations: distinct([
+        demo && limitation.demoData,
+        limitation.doseComparison,
+        limitation.undisclosedNotAbsent,
+        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
+          'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
+        mixedUnits && limitation.unitsAsDeclared,
+        ...notComparable.map((p) => `${p.brand_name} ${p.name}: its latest label state is not comparable (${states.get(p.product_id)?.classification ?? 'no state'}), so its amounts may be missing.`),
+        ...products.filter((p) => p.retired_on !== null).map(limitation.retired),
+        calculations.length > 0 && limitation.pricePerServing,
+        calculations.length > 0 && limitation.promotionalIsNotAChange,
+        calculations.length > 0 &&
+          "Each product's price per serving uses its newest list price; a product with no list price in the Record uses its newest observed price, and the calculation names that basis.",
+        ...products.filter((p) => !prices.some((x) => x.product_id === p.product_id)).map((p) => `${p.brand_name} ${p.name}: the Record holds no price observation, so no price per serving is calculated.`),
+      ]),
+      confidence:
+        notComparable.length === 0
+          ? { level: 'high', basis: 'Every product has a comparable latest label state; amounts are as declared.' }
+          : { level: 'medium', basis: 'At least one product has no comparable latest label state.' },
+    });
   });
 };
 

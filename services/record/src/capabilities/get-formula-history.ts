@@ -1,5 +1,5 @@
-import { buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import type { HandlerOf } from '@evidence-record/platform';
+import type { AnswerStatus } from '@evidence-record/contract';
+import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { historyState } from '../domain/facts';
@@ -29,49 +29,44 @@ export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_hist
 
     const status: AnswerStatus = states.length === 0 || product.depth_class === 'REGISTERED' ? 'partial' : 'supported';
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status,
-        summary:
-          states.length === 0
-            ? `The Record holds no label state of ${displayName(product)}, so it has no formula history.`
-            : `The formula history of ${displayName(product)}: ${states.length} label state${states.length === 1 ? '' : 's'} and ${signals.length} released Signal${signals.length === 1 ? '' : 's'}${withdrawn.length > 0 ? ` (${withdrawn.length} since withdrawn)` : ''}.`,
-        product: productIdentity(product),
-        history: states.map((s) => historyState(s, comparableCount)),
-        signals: signals.map((s) => signal(s, product, deps.publicBaseUrl)),
-        coverage: {
-          depth_class: product.depth_class,
-          depth_of_history: depthOfHistory(states),
-          first_observed: first?.observed_from ?? null,
-          last_observed: last ? maxObservedTo(states) : null,
-          states: states.length,
-          comparable_states: comparableCount,
-          comparable_pairs: comparableCount >= 2 ? comparableCount - 1 : 0,
-          released_signals: signals.length,
-          withdrawn_signals: withdrawn.length,
-        },
-        limitations: distinct([
-          product.is_demo && limitation.demoData,
-          product.retired_on !== null && limitation.retired(product),
-          states.length === 0 && limitation.registered(product),
-          first && limitation.recordReach(first.observed_from),
-          states.length === 1 && limitation.singleState,
-          undated && limitation.observationWindow,
-          states.length > 0 && limitation.onlyReleasedSignals,
-          ...withdrawn.map((s) => limitation.withdrawnSignal(s.signal_id, withdrawalDate(s))),
-        ]),
-        confidence:
-          comparableCount >= 2
-            ? { level: 'high', basis: `${comparableCount} comparable label states; changes between them are reported only as reviewed Signals.` }
-            : states.length > 0
-              ? { level: 'medium', basis: 'Fewer than two comparable label states: the history cannot show a confirmed formula change.' }
-              : { level: 'low', basis: 'No label state is captured.' },
-      }),
-      entities: [productId],
-    };
+    return answered(ctx, record, [productId], {
+      capability,
+      status,
+      summary:
+        states.length === 0
+          ? `The Record holds no label state of ${displayName(product)}, so it has no formula history.`
+          : `The formula history of ${displayName(product)}: ${states.length} label state${states.length === 1 ? '' : 's'} and ${signals.length} released Signal${signals.length === 1 ? '' : 's'}${withdrawn.length > 0 ? ` (${withdrawn.length} since withdrawn)` : ''}.`,
+      product: productIdentity(product),
+      history: states.map((s) => historyState(s, comparableCount)),
+      signals: signals.map((s) => signal(s, product, deps.publicBaseUrl)),
+      coverage: {
+        depth_class: product.depth_class,
+        depth_of_history: depthOfHistory(states),
+        first_observed: first?.observed_from ?? null,
+        last_observed: last ? maxObservedTo(states) : null,
+        states: states.length,
+        comparable_states: comparableCount,
+        comparable_pairs: comparableCount >= 2 ? comparableCount - 1 : 0,
+        released_signals: signals.length,
+        withdrawn_signals: withdrawn.length,
+      },
+      limitations: distinct([
+        product.is_demo && limitation.demoData,
+        product.retired_on !== null && limitation.retired(product),
+        states.length === 0 && limitation.registered(product),
+        first && limitation.recordReach(first.observed_from),
+        states.length === 1 && limitation.singleState,
+        undated && limitation.observationWindow,
+        states.length > 0 && limitation.onlyReleasedSignals,
+        ...withdrawn.map((s) => limitation.withdrawnSignal(s.signal_id, withdrawalDate(s))),
+      ]),
+      confidence:
+        comparableCount >= 2
+          ? { level: 'high', basis: `${comparableCount} comparable label states; changes between them are reported only as reviewed Signals.` }
+          : states.length > 0
+            ? { level: 'medium', basis: 'Fewer than two comparable label states: the history cannot show a confirmed formula change.' }
+            : { level: 'low', basis: 'No label state is captured.' },
+    });
   });
 };
 

@@ -1,5 +1,5 @@
-import { buildAnswer, type AnswerStatus } from '@evidence-record/contract';
-import type { HandlerOf } from '@evidence-record/platform';
+import type { AnswerStatus } from '@evidence-record/contract';
+import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact } from '../domain/economics';
@@ -40,55 +40,50 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
           ? `The product record of ${displayName(product)} from its latest captured label; its manufacturer source is currently unreadable.`
           : `The product record of ${displayName(product)}: identity, serving configuration, declared ingredients and captured prices from the latest label state.`;
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status,
-        summary,
-        product: productIdentity(product),
-        verified_facts: state ? [...servingFacts(state), ...declared] : [],
-        commercial_facts: prices.map(commercialFact),
-        source_references: sources.map((s) => ({
-          url: s.url,
-          observed_at: s.last_captured_on ?? s.last_read_on ?? s.health_since,
-          kind: s.kind,
-          readable: s.health === 'readable',
-        })),
-        coverage: {
-          latest_state: state
-            ? { state_id: state.state_id, observed_from: state.observed_from, observed_to: state.observed_to, classification: state.classification }
-            : null,
-          freshness: {
-            label_observed_to: state?.observed_to ?? null,
-            newest_price_observed_at: prices[0]?.observed_at ?? null,
-          },
-          source_health: sources.map((s) => ({
-            kind: s.kind,
-            retailer: s.retailer,
-            readable: s.health === 'readable',
-            since: s.health_since,
-            last_read_on: s.last_read_on,
-            last_captured_on: s.last_captured_on,
-          })),
+    return answered(ctx, record, [productId], {
+      capability,
+      status,
+      summary,
+      product: productIdentity(product),
+      verified_facts: state ? [...servingFacts(state), ...declared] : [],
+      commercial_facts: prices.map(commercialFact),
+      source_references: sources.map((s) => ({
+        url: s.url,
+        observed_at: s.last_captured_on ?? s.last_read_on ?? s.health_since,
+        kind: s.kind,
+        readable: s.health === 'readable',
+      })),
+      coverage: {
+        latest_state: state
+          ? { state_id: state.state_id, observed_from: state.observed_from, observed_to: state.observed_to, classification: state.classification }
+          : null,
+        freshness: {
+          label_observed_to: state?.observed_to ?? null,
+          newest_price_observed_at: prices[0]?.observed_at ?? null,
         },
-        limitations: distinct([
-          product.is_demo && limitation.demoData,
-          product.retired_on !== null && limitation.retired(product),
-          (product.depth_class === 'REGISTERED' || !state) && limitation.registered(product),
-          unreadable && limitation.manufacturerUnreadable(unreadable.health_since, unreadable.last_captured_on),
-          state && state.classification === 'identity_only' && limitation.noLabelInLatestState(state.classification, state.observed_to),
-          state?.classification === 'presence_only' && limitation.presenceOnly,
-          declared.length > 0 && limitation.undisclosedNotAbsent,
-          undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
-          prices.length > 0 && limitation.onlyListIsList,
-          prices.length === 0 && state && limitation.noPriceObservations,
-        ]),
-        confidence: confidenceOf(product.depth_class, state?.classification ?? null, Boolean(unreadable)),
-      }),
-      entities: [productId],
-    };
+        source_health: sources.map((s) => ({
+          kind: s.kind,
+          retailer: s.retailer,
+          readable: s.health === 'readable',
+          since: s.health_since,
+          last_read_on: s.last_read_on,
+          last_captured_on: s.last_captured_on,
+        })),
+      },
+      limitations: distinct([
+        product.is_demo && limitation.demoData,
+        product.retired_on !== null && limitation.retired(product),
+        (product.depth_class === 'REGISTERED' || !state) && limitation.registered(product),
+        unreadable && limitation.manufacturerUnreadable(unreadable.health_since, unreadable.last_captured_on),
+        state && state.classification === 'identity_only' && limitation.noLabelInLatestState(state.classification, state.observed_to),
+        state?.classification === 'presence_only' && limitation.presenceOnly,
+        declared.length > 0 && limitation.undisclosedNotAbsent,
+        undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
+        prices.length > 0 && limitation.onlyListIsList,
+        prices.length === 0 && state && limitation.noPriceObservations,
+      ]),
+      confidence: confidenceOf(product.depth_class, state?.classification ?? null, Boolean(unreadable)),
+    });
   });
 };
 

@@ -1,5 +1,4 @@
-import { buildAnswer } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { regulatoryRecord } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
@@ -23,41 +22,36 @@ export const getRegulatoryContext = (deps: RecordDeps): HandlerOf<'get_regulator
     const cautions = rows.filter((r) => r.is_caution).map((r) => regulatoryRecord(r, byId.get(r.ingredient_id)!));
     const without = targets.ingredients.filter((i) => !rows.some((r) => r.ingredient_id === i.ingredient_id));
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        // An ingredient with no filing is a complete answer about the Record; only unknown ids make it partial.
-        status: targets.unknownIds.length > 0 || targets.ingredients.length === 0 ? 'partial' : 'supported',
-        summary:
-          targets.ingredients.length === 0
-            ? 'The Record holds no mapped ingredient for this question, so there is no regulatory context to report.'
-            : `Regulatory records and documented cautions the Record holds for ${targets.ingredients.length} ingredient${targets.ingredients.length === 1 ? '' : 's'}, each described as the filing it is.`,
-        ...(targets.product ? { product: productIdentity(targets.product) } : {}),
-        regulatory_records: records,
-        documented_cautions: cautions,
-        coverage: {
-          ingredients: targets.ingredients.map((i) => ({
-            ingredient_id: i.ingredient_id,
-            name: i.name,
-            regulatory_records: rows.filter((r) => r.ingredient_id === i.ingredient_id && !r.is_caution).length,
-            documented_cautions: rows.filter((r) => r.ingredient_id === i.ingredient_id && r.is_caution).length,
-          })),
-          from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
-        },
-        limitations: distinct([
-          targets.product?.is_demo && limitation.demoData,
-          limitation.filingsAreWhatTheyAre,
-          targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
-          ...without.map((i) => limitation.noRegulatory(i.name)),
-          targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
-          targets.product && !targets.state && limitation.registered(targets.product),
-          targets.product && limitation.undisclosedNotAbsent,
-          without.length > 0 && limitation.absenceIsAboutTheRecord,
-        ]),
-        confidence: { level: 'high', basis: 'Regulatory records are transcribed from the issuing authority with their reference; absence means the Record holds none.' },
-      }),
-      entities: ids,
-    };
+    return answered(ctx, record, ids, {
+      capability,
+      // An ingredient with no filing is a complete answer about the Record; only unknown ids make it partial.
+      status: targets.unknownIds.length > 0 || targets.ingredients.length === 0 ? 'partial' : 'supported',
+      summary:
+        targets.ingredients.length === 0
+          ? 'The Record holds no mapped ingredient for this question, so there is no regulatory context to report.'
+          : `Regulatory records and documented cautions the Record holds for ${targets.ingredients.length} ingredient${targets.ingredients.length === 1 ? '' : 's'}, each described as the filing it is.`,
+      ...(targets.product ? { product: productIdentity(targets.product) } : {}),
+      regulatory_records: records,
+      documented_cautions: cautions,
+      coverage: {
+        ingredients: targets.ingredients.map((i) => ({
+          ingredient_id: i.ingredient_id,
+          name: i.name,
+          regulatory_records: rows.filter((r) => r.ingredient_id === i.ingredient_id && !r.is_caution).length,
+          documented_cautions: rows.filter((r) => r.ingredient_id === i.ingredient_id && r.is_caution).length,
+        })),
+        from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
+      },
+      limitations: distinct([
+        targets.product?.is_demo && limitation.demoData,
+        limitation.filingsAreWhatTheyAre,
+        targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
+        ...without.map((i) => limitation.noRegulatory(i.name)),
+        targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
+        targets.product && !targets.state && limitation.registered(targets.product),
+        targets.product && limitation.undisclosedNotAbsent,
+        without.length > 0 && limitation.absenceIsAboutTheRecord,
+      ]),
+      confidence: { level: 'high', basis: 'Regulatory records are transcribed from the issuing authority with their reference; absence means the Record holds none.' },
+    });
   });

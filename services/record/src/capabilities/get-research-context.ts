@@ -1,5 +1,4 @@
-import { buildAnswer } from '@evidence-record/contract';
-import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { researchContext } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
@@ -21,40 +20,35 @@ export const getResearchContext = (deps: RecordDeps): HandlerOf<'get_research_co
     const without = targets.ingredients.filter((i) => !rows.some((r) => r.ingredient_id === i.ingredient_id));
 
     const partial = targets.unknownIds.length > 0 || without.length > 0 || targets.ingredients.length === 0;
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status: partial ? 'partial' : 'supported',
-        summary:
-          targets.ingredients.length === 0
-            ? 'The Record holds no mapped ingredient for this question, so there is no research context to report.'
-            : `Research context for ${targets.ingredients.length} ingredient${targets.ingredients.length === 1 ? '' : 's'}: studied ranges and the published evidence behind them.`,
-        ...(targets.product ? { product: productIdentity(targets.product) } : {}),
-        research_context: rows.map((r) => researchContext(r, byId.get(r.ingredient_id)!)),
-        coverage: {
-          ingredients: targets.ingredients.map((i) => ({
-            ingredient_id: i.ingredient_id,
-            name: i.name,
-            research_entries: rows.filter((r) => r.ingredient_id === i.ingredient_id).length,
-          })),
-          from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
-        },
-        limitations: distinct([
-          targets.product?.is_demo && limitation.demoData,
-          limitation.studiedRangeIsNotAdvice,
-          targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
-          ...without.map((i) => limitation.noResearch(i.name)),
-          targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
-          targets.product && !targets.state && limitation.registered(targets.product),
-          targets.product && limitation.undisclosedNotAbsent,
-        ]),
-        confidence:
-          rows.length === 0
-            ? { level: 'none', basis: 'The Record holds no research context for these ingredients.' }
-            : { level: partial ? 'medium' : 'high', basis: 'Curated summaries of cited publications; each entry names its references.' },
-      }),
-      entities: targets.ingredients.map((i) => i.ingredient_id),
-    };
+    return answered(ctx, record, targets.ingredients.map((i) => i.ingredient_id), {
+      capability,
+      status: partial ? 'partial' : 'supported',
+      summary:
+        targets.ingredients.length === 0
+          ? 'The Record holds no mapped ingredient for this question, so there is no research context to report.'
+          : `Research context for ${targets.ingredients.length} ingredient${targets.ingredients.length === 1 ? '' : 's'}: studied ranges and the published evidence behind them.`,
+      ...(targets.product ? { product: productIdentity(targets.product) } : {}),
+      research_context: rows.map((r) => researchContext(r, byId.get(r.ingredient_id)!)),
+      coverage: {
+        ingredients: targets.ingredients.map((i) => ({
+          ingredient_id: i.ingredient_id,
+          name: i.name,
+          research_entries: rows.filter((r) => r.ingredient_id === i.ingredient_id).length,
+        })),
+        from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
+      },
+      limitations: distinct([
+        targets.product?.is_demo && limitation.demoData,
+        limitation.studiedRangeIsNotAdvice,
+        targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
+        ...without.map((i) => limitation.noResearch(i.name)),
+        targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
+        targets.product && !targets.state && limitation.registered(targets.product),
+        targets.product && limitation.undisclosedNotAbsent,
+      ]),
+      confidence:
+        rows.length === 0
+          ? { level: 'none', basis: 'The Record holds no research context for these ingredients.' }
+          : { level: partial ? 'medium' : 'high', basis: 'Curated summaries of cited publications; each entry names its references.' },
+    });
   });

@@ -1,5 +1,4 @@
-import { buildAnswer } from '@evidence-record/contract';
-import type { HandlerOf } from '@evidence-record/platform';
+import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact, newestPerBasis, pricePerGramOf, pricePerServing, priceRuns, servingsFor, type CalculationOut } from '../domain/economics';
@@ -38,52 +37,47 @@ export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_ec
       : [];
     const uncalculated = perServing.some((c) => c.result === null);
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status: observations.length === 0 || uncalculated || product.depth_class === 'REGISTERED' ? 'partial' : 'supported',
-        summary:
-          observations.length === 0
-            ? `The Record holds no price observation of ${displayName(product)}, so no serving economics can be calculated.`
-            : `Serving economics of ${displayName(product)}: price per serving of the newest observation of each price basis, calculated by the service.`,
-        product: productIdentity(product),
-        commercial_facts: evidence.map(commercialFact),
-        calculations: [...perServing, ...perGram],
-        coverage: {
-          observations: observations.length,
-          first_observed_at: observations[0]?.observed_at ?? null,
-          last_observed_at: observations.at(-1)?.observed_at ?? null,
-          price_bases_observed: [...new Set(observations.map((o) => o.price_basis))],
-          price_runs: runs.map(({ first: _f, last: _l, ...run }) => run),
-          per_gram_basis: reference ? { price_basis: reference.price_basis, as_of: reference.as_of } : null,
-        },
-        limitations: distinct([
-          product.is_demo && limitation.demoData,
-          product.retired_on !== null && limitation.retired(product),
-          product.depth_class === 'REGISTERED' && limitation.registered(product),
-          observations.length === 0 && limitation.noPriceObservations,
-          observations.length > 0 && limitation.pricePerServing,
-          observations.length > 0 && limitation.promotionalIsNotAChange,
-          observations.length > 0 && limitation.onlyListIsList,
-          observations.some((o) => o.price_basis === 'list') && limitation.listObservationsAreDated,
-          uncalculated && limitation.servingsUnknown,
-          observations.length > 0 &&
-            'Each run in coverage.price_runs is a span of dated observations at one price; commercial_facts hold the first and last observation of each run.',
-          truncated && `Only the newest ${observations.length} price observations are read.`,
-          perGram.length > 0 &&
-            'Price per gram is given only for ingredients declared at 1 g or more per serving; it attributes the whole serving price to that ingredient.',
-          reference && reference.price_basis !== 'list' && perGram.length > 0 && `Price per gram uses a ${reference.price_basis} price because the Record holds no list price with servings.`,
-        ]),
-        confidence:
-          observations.length === 0
-            ? { level: 'none', basis: 'No price observation.' }
-            : uncalculated
-              ? { level: 'medium', basis: 'Some observations lack servings per container.' }
-              : { level: 'high', basis: 'Arithmetic on dated price observations and declared servings per container.' },
-      }),
-      entities: [productId],
-    };
+    return answered(ctx, record, [productId], {
+      capability,
+      status: observations.length === 0 || uncalculated || product.depth_class === 'REGISTERED' ? 'partial' : 'supported',
+      summary:
+        observations.length === 0
+          ? `The Record holds no price observation of ${displayName(product)}, so no serving economics can be calculated.`
+          : `Serving economics of ${displayName(product)}: price per serving of the newest observation of each price basis, calculated by the service.`,
+      product: productIdentity(product),
+      commercial_facts: evidence.map(commercialFact),
+      calculations: [...perServing, ...perGram],
+      coverage: {
+        observations: observations.length,
+        first_observed_at: observations[0]?.observed_at ?? null,
+        last_observed_at: observations.at(-1)?.observed_at ?? null,
+        price_bases_observed: [...new Set(observations.map((o) => o.price_basis))],
+        price_runs: runs.map(({ first: _f, last: _l, ...run }) => run),
+        per_gram_basis: reference ? { price_basis: reference.price_basis, as_of: reference.as_of } : null,
+      },
+      limitations: distinct([
+        product.is_demo && limitation.demoData,
+        product.retired_on !== null && limitation.retired(product),
+        product.depth_class === 'REGISTERED' && limitation.registered(product),
+        observations.length === 0 && limitation.noPriceObservations,
+        observations.length > 0 && limitation.pricePerServing,
+        observations.length > 0 && limitation.promotionalIsNotAChange,
+        observations.length > 0 && limitation.onlyListIsList,
+        observations.some((o) => o.price_basis === 'list') && limitation.listObservationsAreDated,
+        uncalculated && limitation.servingsUnknown,
+        observations.length > 0 &&
+          'Each run in coverage.price_runs is a span of dated observations at one price; commercial_facts hold the first and last observation of each run.',
+        truncated && `Only the newest ${observations.length} price observations are read.`,
+        perGram.length > 0 &&
+          'Price per gram is given only for ingredients declared at 1 g or more per serving; it attributes the whole serving price to that ingredient.',
+        reference && reference.price_basis !== 'list' && perGram.length > 0 && `Price per gram uses a ${reference.price_basis} price because the Record holds no list price with servings.`,
+      ]),
+      confidence:
+        observations.length === 0
+          ? { level: 'none', basis: 'No price observation.' }
+          : uncalculated
+            ? { level: 'medium', basis: 'Some observations lack servings per container.' }
+            : { level: 'high', basis: 'Arithmetic on dated price observations and declared servings per container.' },
+    });
   });
 };

@@ -1,5 +1,5 @@
-import { SEARCH_RESULT_CAP, buildAnswer, type RecordState } from '@evidence-record/contract';
-import { withSnapshot, type CapabilityResult, type HandlerOf } from '@evidence-record/platform';
+import { SEARCH_RESULT_CAP, type RecordState } from '@evidence-record/contract';
+import { answered, withSnapshot, type CallerContext, type CapabilityResult, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { normalizedField } from '../capability-inputs';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
@@ -24,28 +24,23 @@ export const resolveProduct = (deps: RecordDeps): HandlerOf<'resolve_product'> =
 
     if (total === 1) {
       const match = matches[0]!;
-      return {
-        answer: buildAnswer({
-          request_id: ctx.requestId,
-          capability,
-          record,
-          status: 'supported',
-          summary: `The identifier names exactly one product in the Record: ${displayName(match)}.`,
-          product: productIdentity(match),
-          coverage: { identifier_normalized: normalized, matched_on: match.matched_on, matched_value: match.matched_value },
-          limitations: distinct([
-            match.is_demo && limitation.demoData,
-            match.retired_on !== null && limitation.retired(match),
-            match.depth_class === 'REGISTERED' && limitation.registered(match),
-          ]),
-          confidence: { level: 'high', basis: `Exact match on the normalised ${matchWords[match.matched_on]}; no other product carries it.` },
-        }),
-        entities: [match.product_id],
-      };
+      return answered(ctx, record, [match.product_id], {
+        capability,
+        status: 'supported',
+        summary: `The identifier names exactly one product in the Record: ${displayName(match)}.`,
+        product: productIdentity(match),
+        coverage: { identifier_normalized: normalized, matched_on: match.matched_on, matched_value: match.matched_value },
+        limitations: distinct([
+          match.is_demo && limitation.demoData,
+          match.retired_on !== null && limitation.retired(match),
+          match.depth_class === 'REGISTERED' && limitation.registered(match),
+        ]),
+        confidence: { level: 'high', basis: `Exact match on the normalised ${matchWords[match.matched_on]}; no other product carries it.` },
+      });
     }
 
     if (total > 1) {
-      return ambiguous(capability, ctx.requestId, record, normalized, matches, total, {
+      return ambiguous(capability, ctx, record, normalized, matches, total, {
         summary: `The identifier is shared by ${total} products in the Record; pick one candidate, none is assumed.`,
         basis: 'The normalised identifier matches the name or an alias of several products.',
       });
@@ -53,60 +48,50 @@ export const resolveProduct = (deps: RecordDeps): HandlerOf<'resolve_product'> =
 
     const brand = await productsOfBrandNamed(db, normalized, CANDIDATE_CAP);
     if (brand) {
-      return ambiguous(capability, ctx.requestId, record, normalized, brand.products, brand.total, {
+      return ambiguous(capability, ctx, record, normalized, brand.products, brand.total, {
         summary: `The identifier names the brand ${brand.brand_name}, not one product; pick one candidate, none is assumed.`,
         basis: 'The normalised identifier is a brand name; a brand is not a product.',
       });
     }
 
-    return {
-      answer: buildAnswer({
-        request_id: ctx.requestId,
-        capability,
-        record,
-        status: 'unsupported',
-        summary: 'The identifier names no product the Record covers.',
-        product: null,
-        coverage: { identifier_normalized: normalized },
-        limitations: [
-          limitation.absenceIsAboutTheRecord,
-          'Resolution matches whole names, aliases and brand + name exactly (ignoring case, accents, punctuation and spacing); it never guesses a near match. search_record answers free-text questions.',
-        ],
-        confidence: { level: 'high', basis: 'No product name, alias or brand + name in the Record equals the normalised identifier.' },
-      }),
-      entities: [],
-    };
+    return answered(ctx, record, [], {
+      capability,
+      status: 'unsupported',
+      summary: 'The identifier names no product the Record covers.',
+      product: null,
+      coverage: { identifier_normalized: normalized },
+      limitations: [
+        limitation.absenceIsAboutTheRecord,
+        'Resolution matches whole names, aliases and brand + name exactly (ignoring case, accents, punctuation and spacing); it never guesses a near match. search_record answers free-text questions.',
+      ],
+      confidence: { level: 'high', basis: 'No product name, alias or brand + name in the Record equals the normalised identifier.' },
+    });
   });
 };
 
 function ambiguous(
   capability: 'resolve_product',
-  requestId: string,
+  ctx: CallerContext,
   record: RecordState,
   normalized: string,
   candidates: ProductRow[],
   total: number,
   say: { summary: string; basis: string },
 ): CapabilityResult {
-  return {
-    answer: buildAnswer({
-      request_id: requestId,
-      capability,
-      record,
-      status: 'ambiguous',
-      summary: say.summary,
-      product: null,
-      candidates: candidates.map(productIdentity),
-      coverage: { identifier_normalized: normalized, candidates_total: total, candidates_shown: candidates.length },
-      limitations: distinct([
-        candidates.some((c) => c.is_demo) && limitation.demoData,
-        total > candidates.length && `${total} products match; ${candidates.length} are shown. Add the brand and full product name to resolve one.`,
-        'The caller must choose a candidate; the first is not a default.',
-      ]),
-      confidence: { level: 'low', basis: say.basis },
-    }),
-    entities: candidates.map((c) => c.product_id),
-  };
+  return answered(ctx, record, candidates.map((c) => c.product_id), {
+    capability,
+    status: 'ambiguous',
+    summary: say.summary,
+    product: null,
+    candidates: candidates.map(productIdentity),
+    coverage: { identifier_normalized: normalized, candidates_total: total, candidates_shown: candidates.length },
+    limitations: distinct([
+      candidates.some((c) => c.is_demo) && limitation.demoData,
+      total > candidates.length && `${total} products match; ${candidates.length} are shown. Add the brand and full product name to resolve one.`,
+      'The caller must choose a candidate; the first is not a default.',
+    ]),
+    confidence: { level: 'low', basis: say.basis },
+  });
 }
 
 const matchWords: Record<NameMatch['matched_on'], string> = {
