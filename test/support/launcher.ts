@@ -107,6 +107,7 @@ export interface LaunchOptions {
   keepLines?: number;
   /** Append the lines to this array (e.g. the one of the process it replaces) instead of a new one. */
   lines?: string[];
+  /** How long /readyz may take; 60 s by default, since a tsx start on a loaded 2-core machine can take tens of seconds. */
   readyTimeoutMs?: number;
 }
 
@@ -167,7 +168,7 @@ export class ServiceProcess {
 
   /** Resolves once /readyz answers 200; rejects when it exits first or the time is up. */
   async ready(): Promise<void> {
-    const timeoutMs = this.opts.readyTimeoutMs ?? 30_000;
+    const timeoutMs = this.opts.readyTimeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;
     const http = service(this.opts.service).http;
     if (http && this.opts.port === undefined) throw new Error(`${this.label}: no port to wait on`);

@@ -115,12 +115,19 @@ describe('Signal release events', () => {
 
   it('a republished event is dropped by the stream (same message id): never twice in the stream', async () => {
     const before = (await streamEvents()).length;
-    // Simulate a crash between publish and mark: every event goes back to unpublished.
-    await svc.pool.query('UPDATE event_outbox SET published_at = NULL');
-    const drained = await publishNow(svc.pool, nats.url, natsPrefix);
-    expect(drained).toMatchObject({ nats: 'published', published: before, duplicates: before, pending: 0 });
-    await waitFor('relay idle', async () => (await pending()) === 0);
-    expect(await streamEvents()).toHaveLength(before);
+    // The running relay would race publishNow for the rows: it is stopped for the republish and a fresh one started after.
+    await relay.stop();
+    try {
+      // Simulate a crash between publish and mark: every event goes back to unpublished.
+      await svc.pool.query('UPDATE event_outbox SET published_at = NULL');
+      const drained = await publishNow(svc.pool, nats.url, natsPrefix);
+      expect(drained).toMatchObject({ nats: 'published', published: before, duplicates: before, pending: 0 });
+      expect(await pending()).toBe(0);
+      expect(await streamEvents()).toHaveLength(before);
+    } finally {
+      relay = new OutboxRelay({ pool: svc.pool, log: createLogger('relay-test', 'silent'), metrics: new Metrics('signals'), natsUrl: nats.url, natsPrefix, intervalMs: 200 });
+      relay.start();
+    }
   });
 
   it('two relays on one outbox publish each event once (rows are claimed with SKIP LOCKED)', async () => {
