@@ -63,6 +63,11 @@ describe('a correction keeps what was published and tells whoever was emailed, o
     const inFeed = (feed.body!.signals as Array<Record<string, any>>).find((s) => s.signal_id === signalId)!; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(inFeed.corrections[0].summary_before).toBe(releasedSummary);
     expect(inFeed.review).toEqual(before.review);
+    // The same Signal inside the product's formula history: the same corrections, summaries included.
+    const history = await call(stack, accounts[0]!.key, 'GET', `/api/v1/products/${productId}/history`);
+    const inHistory = (history.body!.signals as Array<Record<string, any>>).find((s) => s.signal_id === signalId)!; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(inHistory.summary).toBe(after.summary);
+    expect(inHistory.corrections).toEqual(after.corrections);
   }, 60_000);
 
   it('sends one correction email to every account that was emailed the alert, exactly once', async () => {

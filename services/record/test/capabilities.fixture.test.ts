@@ -228,7 +228,7 @@ describe('get_formula_history', () => {
     expect(plain.before).toEqual({ state_id: fx.igniteV1 });
     const withdrawn = signals.find((s) => s.signal_id === fx.sigWithdrawn)!;
     expect(withdrawn.status).toBe('withdrawn');
-    expect(withdrawn.corrections).toEqual([{ kind: 'withdrawal', recorded_on: '2026-05-05', note: 'Withdrawn: duplicate of an earlier Signal.' }]);
+    expect(withdrawn.corrections).toEqual([{ kind: 'withdrawal', recorded_on: '2026-05-05', note: 'Withdrawn: duplicate of an earlier Signal.', summary_before: null, summary_after: null }]);
     expect(r.body.limitations.join(' ')).toMatch(new RegExp(`Signal ${fx.sigWithdrawn} was withdrawn on 2026-05-05`));
     expect(signals.find((s) => s.signal_id === fx.sigCorrected)!.observation_window.exact_change_date).toBe('2026-04-10');
     expect(r.body.limitations.join(' ')).toMatch(/not the date of the change/);

@@ -4,7 +4,8 @@ import type { ReleasedSignalColumns, SignalCorrectionRow } from '@evidence-recor
 /**
  * A released Signal of a product. Candidates, unreleased Signals, reviewer
  * identity and operator notes are not selected: only the public note of a
- * correction or withdrawal leaves.
+ * correction or withdrawal leaves, with the summary it replaced and the one it
+ * put in place (as get_signal gives them: one Signal, one shape).
  */
 export interface SignalRow extends ReleasedSignalColumns {
   corrections: SignalCorrectionRow[];
@@ -17,7 +18,8 @@ export async function releasedSignalsOfProduct(db: ClientBase, productId: string
       SELECT s.signal_id, s.product_id, s.dimension, p.category, s.summary, s.status,
              s.window_start, s.window_end, s.exact_change_date, s.released_on,
              s.before_state_id, s.after_state_id,
-             coalesce((SELECT json_agg(json_build_object('kind', c.kind, 'recorded_on', c.recorded_on, 'note', c.public_note)
+             coalesce((SELECT json_agg(json_build_object('kind', c.kind, 'recorded_on', c.recorded_on, 'note', c.public_note,
+                                                         'summary_before', c.summary_before, 'summary_after', c.summary_after)
                                        ORDER BY c.recorded_on, c.correction_id)
                          FROM signal_corrections c WHERE c.signal_id = s.signal_id), '[]'::json) AS corrections
         FROM signals s JOIN products p ON p.product_id = s.product_id
