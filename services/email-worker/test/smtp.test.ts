@@ -44,10 +44,11 @@ describe('the SMTP transport', () => {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    const median = times[times.length >> 1]!;
+    // Nagle with delayed ACKs makes every send wait (43 ms or more each, measured with noDelay off), so even the
+    // fastest quarter of sends shows it; a loaded machine slows some sends but not all, so the median is not used.
+    const fastestQuarter = times[times.length >> 2]!;
     expect(s.received).toHaveLength(41);
-    console.log('TIMES', JSON.stringify(times.map((t) => Math.round(t))));
-    expect(median).toBeLessThan(20);
+    expect(fastestQuarter).toBeLessThan(20);
   });
 
   it('comes back after an outage longer than its pool: refused connects never use up the pool', async () => {
