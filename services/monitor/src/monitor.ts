@@ -39,7 +39,7 @@ export function createMonitor(
   const deps: MonitorDeps & { close: () => Promise<void> } = {
     pool,
     fetcher,
-    robots: new RobotsCache(fetcher, AGENT_TOKEN, settings.MONITOR_ROBOTS_TTL_MS),
+    robots: new RobotsCache(fetcher, AGENT_TOKEN, settings.MONITOR_ROBOTS_TTL_MS, pool),
     names: new IngredientNames(pool),
     recorder: new CheckRecorder(() => deps, undefined, opts.log),
     settings,

@@ -1,4 +1,5 @@
 import robotsParser from 'robots-parser';
+import type { Pool } from '@evidence-record/platform';
 import { FetchFailure, type Fetcher } from './fetcher';
 
 /**
@@ -6,11 +7,29 @@ import { FetchFailure, type Fetcher } from './fetcher';
  * 1006): kept per origin for a while; a missing file (4xx) allows
  * everything; an unreachable one (5xx, timeout) disallows everything until
  * it can be read, as the RFC asks.
+ *
+ * What one replica read is shared through Postgres (`monitor_robots`), so a
+ * host is asked for its robots.txt once per TTL whatever the number of
+ * replicas; each replica also keeps it in memory until it expires.
  */
+export type RobotsVerdict = 'rules' | 'allow_all' | 'unreachable';
+
+export interface RobotsReading {
+  verdict: RobotsVerdict;
+  /** The file, for 'rules' (NUL characters dropped: Postgres text cannot hold them, and no rule contains one). */
+  body: string | null;
+  /** Epoch milliseconds. */
+  fetchedAt: number;
+  expiresAt: number;
+}
+
 interface Entry {
   allowed: (url: string) => boolean;
   until: number;
 }
+
+/** Unreachable files are retried after at most this long (RFC 9309 lets a crawler assume a full disallow meanwhile). */
+const UNREACHABLE_RETRY_MS = 60_000;
 
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
@@ -18,31 +37,73 @@ export class RobotsCache {
     private readonly fetcher: Fetcher,
     private readonly agentToken: string,
     private readonly ttlMs: number,
+    private readonly pool?: Pool,
   ) {}
 
   async allowed(url: string, now = Date.now()): Promise<boolean> {
     const origin = new URL(url).origin;
     let entry = this.entries.get(origin);
     if (!entry || entry.until < now) {
-      entry = await this.read(origin, now);
+      const reading = (await this.shared(origin, now)) ?? (await this.read(origin, now));
+      entry = this.entryOf(origin, reading);
       this.entries.set(origin, entry);
     }
     return entry.allowed(url);
   }
 
-  private async read(origin: string, now: number): Promise<Entry> {
-    const robotsUrl = `${origin}/robots.txt`;
+  private entryOf(origin: string, r: RobotsReading): Entry {
+    if (r.verdict === 'rules') {
+      const robotsUrl = `${origin}/robots.txt`;
+      const robots = robotsParser(robotsUrl, r.body ?? '');
+      return { allowed: (u) => robots.isAllowed(u, this.agentToken) !== false, until: r.expiresAt };
+    }
+    return { allowed: () => r.verdict === 'allow_all', until: r.expiresAt };
+  }
+
+  /** What a replica read and is still fresh, if any. With a TTL of 0 nothing is kept, so nothing is shared. */
+  private async shared(origin: string, now: number): Promise<RobotsReading | null> {
+    if (!this.pool || this.ttlMs === 0) return null;
+    return loadRobots(this.pool, origin, now);
+  }
+
+  private async read(origin: string, now: number): Promise<RobotsReading> {
+    const reading = await this.fetch(origin, now);
+    if (this.pool && this.ttlMs > 0) await saveRobots(this.pool, origin, reading);
+    return reading;
+  }
+
+  private async fetch(origin: string, now: number): Promise<RobotsReading> {
+    const unreachable: RobotsReading = { verdict: 'unreachable', body: null, fetchedAt: now, expiresAt: now + Math.min(this.ttlMs, UNREACHABLE_RETRY_MS) };
     try {
-      const res = await this.fetcher.get(robotsUrl, { accept: 'text/plain' });
-      if (res.status >= 200 && res.status < 300) {
-        const robots = robotsParser(robotsUrl, res.body.toString('utf8'));
-        return { allowed: (u) => robots.isAllowed(u, this.agentToken) !== false, until: now + this.ttlMs };
-      }
-      if (res.status >= 400 && res.status < 500) return { allowed: () => true, until: now + this.ttlMs };
-      return { allowed: () => false, until: now + Math.min(this.ttlMs, 60_000) };
+      const res = await this.fetcher.get(`${origin}/robots.txt`, { accept: 'text/plain' });
+      if (res.status >= 200 && res.status < 300) return { verdict: 'rules', body: res.body.toString('utf8').replaceAll('\0', ''), fetchedAt: now, expiresAt: now + this.ttlMs };
+      if (res.status >= 400 && res.status < 500) return { verdict: 'allow_all', body: null, fetchedAt: now, expiresAt: now + this.ttlMs };
+      return unreachable;
     } catch (err) {
       if (err instanceof FetchFailure && (err.code === 'refused_address' || err.code === 'unsupported_scheme')) throw err;
-      return { allowed: () => false, until: now + Math.min(this.ttlMs, 60_000) };
+      return unreachable;
     }
   }
+}
+
+export async function loadRobots(pool: Pool, origin: string, now: number): Promise<RobotsReading | null> {
+  const { rows } = await pool.query<{ verdict: RobotsVerdict; body: string | null; fetched_at: Date; expires_at: Date }>({
+    name: 'monitor-robots-load',
+    text: `SELECT verdict, body, fetched_at, expires_at FROM monitor_robots WHERE origin = $1 AND expires_at > $2`,
+    values: [origin, new Date(now)],
+  });
+  const r = rows[0];
+  return r ? { verdict: r.verdict, body: r.body, fetchedAt: r.fetched_at.getTime(), expiresAt: r.expires_at.getTime() } : null;
+}
+
+/** Keeps the newest reading of an origin: an older one arriving late (a slow replica) does not replace it. */
+export async function saveRobots(pool: Pool, origin: string, r: RobotsReading): Promise<void> {
+  await pool.query({
+    name: 'monitor-robots-save',
+    text: `INSERT INTO monitor_robots AS m (origin, verdict, body, fetched_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (origin) DO UPDATE SET verdict = EXCLUDED.verdict, body = EXCLUDED.body,
+                                              fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at
+            WHERE m.fetched_at <= EXCLUDED.fetched_at`,
+    values: [origin, r.verdict, r.body, new Date(r.fetchedAt), new Date(r.expiresAt)],
+  });
 }

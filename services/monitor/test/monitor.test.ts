@@ -318,6 +318,44 @@ describe('replicas', () => {
   });
 });
 
+describe('robots.txt across replicas', () => {
+  it('is read once per TTL whatever the number of replicas, and its expiry is shared too', async () => {
+    const kept = testSettings({ MONITOR_ROBOTS_TTL_MS: 3_600_000 });
+    const [p1, p2] = [await product(pool, 'Robots One'), await product(pool, 'Robots Two')];
+    src.labels.set(1301, dsldLabel({ id: 1301, brand: 'Testbrand Labs', name: 'Robots One', caffeineMg: 150 }));
+    src.labels.set(1302, dsldLabel({ id: 1302, brand: 'Testbrand Labs', name: 'Robots Two', caffeineMg: 160 }));
+    await addSource(pool, { product_id: p1, kind: 'dsld_label', url: src.labelUrl(1301) }, policyOf(kept));
+    await addSource(pool, { product_id: p2, kind: 'dsld_label', url: src.labelUrl(1302) }, policyOf(kept));
+    const robotsReads = () => src.requests.filter((r) => r.path === '/robots.txt').length;
+    const replica = (owner: string) => testMonitor(pool, kept, { owner, realClock: true }).deps;
+    src.robots.body = 'User-agent: EvidenceRecordMonitor\nDisallow: /private/\n';
+    try {
+      const before = robotsReads();
+      const [a, b, c, d] = [replica('robots-a'), replica('robots-b'), replica('robots-c'), replica('robots-d')];
+      expect(await runOnce(a, { productId: p1 })).toMatchObject({ checked: 1, valid: 1 });
+      expect(await runOnce(b, { productId: p2 })).toMatchObject({ checked: 1, valid: 1 });
+      // Replica B used what A read: the host was asked once.
+      expect(robotsReads()).toBe(before + 1);
+      const stored = await pool.query(`SELECT verdict, body, expires_at > now() + interval '50 minutes' AS fresh FROM monitor_robots WHERE origin = $1`, [`http://127.0.0.1:${src.port}`]);
+      expect(stored.rows).toEqual([{ verdict: 'rules', body: src.robots.body, fresh: true }]);
+
+      // The file now disallows the labels; a third replica still follows the shared reading until it expires.
+      src.robots.body = 'User-agent: EvidenceRecordMonitor\nDisallow: /dsld/\n';
+      expect(await runOnce(c, { productId: p1 })).toMatchObject({ checked: 1, valid: 1 });
+      expect(robotsReads()).toBe(before + 1);
+      // Expired for everyone: the next replica to need it reads it again and obeys it.
+      await pool.query(`UPDATE monitor_robots SET expires_at = now() - interval '1 second'`);
+      expect(await runOnce(d, { productId: p2 })).toMatchObject({ checked: 1, unreadable: 1 });
+      expect(robotsReads()).toBe(before + 2);
+      expect((await pool.query(`SELECT body FROM monitor_robots`)).rows).toEqual([{ body: src.robots.body }]);
+      for (const m of [a, b, c, d]) await m.close();
+    } finally {
+      src.robots.body = null;
+      await pool.query('DELETE FROM monitor_robots');
+    }
+  });
+});
+
 describe('the service loop', () => {
   it('checks due sources as they come due, and on stop finishes what it holds and leaves no lease behind', async () => {
     const p = await product(pool, 'Loop Flow');
