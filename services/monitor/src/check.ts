@@ -207,8 +207,6 @@ function nextDue(src: LeasedSource, reading: Reading, now: Date, unreadableRun: 
 /** What a check's recording reads of its source, under the row lock that fences the lease. */
 export interface HeldSource {
   consecutive_unreadable: number;
-  last_outcome: string | null;
-  retailer: string | null;
 }
 
 /** The newest list price read from a source before this check. */
@@ -239,7 +237,7 @@ export async function planCheck(deps: MonitorDeps, client: PoolClient, src: Leas
   const now = deps.now?.() ?? new Date();
   const planned: PlannedCheck = { src, source, reading, durationMs, now, placement: null, notPlaced: null };
   if (reading.outcome !== 'valid' || !reading.parsed || !reading.evidence) return planned;
-  const capture = await captureOf(deps, src, source.retailer, reading.parsed, reading.evidence, now);
+  const capture = await captureOf(deps, src, reading.parsed, reading.evidence, now);
   try {
     const plan = await planCapture(client, capture);
     if (reading.parsed.kind === 'dsld_label') {
@@ -374,10 +372,10 @@ export async function finishChecks(client: PoolClient, written: WrittenCheck[]):
 }
 
 /** A valid reading as a capture: the same input capture import takes (one implementation, placeCapture's). */
-async function captureOf(deps: MonitorDeps, src: LeasedSource, retailer: string | null, parsed: Parsed, evidence: Evidence, now: Date): Promise<CaptureInput> {
+async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, evidence: Evidence, now: Date): Promise<CaptureInput> {
   const base = {
     product_id: src.product_id,
-    source: { kind: src.kind, url: src.url, retailer },
+    source: { kind: src.kind, url: src.url, retailer: src.retailer },
     observed_at: now.toISOString(),
     preserved: { path: `evidence:sha256:${evidence.sha256}`, sha256: evidence.sha256 },
   };
@@ -396,7 +394,7 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, retailer: string 
     ...base,
     label: null,
     source_facts: null,
-    prices: parsed.reading.prices.map((p) => ({ retailer: retailer ?? src.host, price_cents: p.price_cents, basis: p.basis, servings_per_container: null })),
+    prices: parsed.reading.prices.map((p) => ({ retailer: src.retailer ?? src.host, price_cents: p.price_cents, basis: p.basis, servings_per_container: null })),
   } as CaptureInput;
 }
 

@@ -33,18 +33,22 @@ const UNREACHABLE_RETRY_MS = 60_000;
 
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
+  /** Where readings are shared; none with a TTL of 0, which keeps nothing. */
+  private readonly store: Pool | undefined;
   constructor(
     private readonly fetcher: Fetcher,
     private readonly agentToken: string,
     private readonly ttlMs: number,
-    private readonly pool?: Pool,
-  ) {}
+    pool?: Pool,
+  ) {
+    this.store = ttlMs > 0 ? pool : undefined;
+  }
 
   async allowed(url: string, now = Date.now()): Promise<boolean> {
     const origin = new URL(url).origin;
     let entry = this.entries.get(origin);
     if (!entry || entry.until < now) {
-      const reading = (await this.shared(origin, now)) ?? (await this.read(origin, now));
+      const reading = (this.store && (await loadRobots(this.store, origin, now))) ?? (await this.read(origin, now));
       entry = this.entryOf(origin, reading);
       this.entries.set(origin, entry);
     }
@@ -60,15 +64,9 @@ export class RobotsCache {
     return { allowed: () => r.verdict === 'allow_all', until: r.expiresAt };
   }
 
-  /** What a replica read and is still fresh, if any. With a TTL of 0 nothing is kept, so nothing is shared. */
-  private async shared(origin: string, now: number): Promise<RobotsReading | null> {
-    if (!this.pool || this.ttlMs === 0) return null;
-    return loadRobots(this.pool, origin, now);
-  }
-
   private async read(origin: string, now: number): Promise<RobotsReading> {
     const reading = await this.fetch(origin, now);
-    if (this.pool && this.ttlMs > 0) await saveRobots(this.pool, origin, reading);
+    if (this.store) await saveRobots(this.store, origin, reading);
     return reading;
   }
 
