@@ -17,3 +17,4 @@ export * from './request-checks';
 export * from './record-rows';
 export * from './unsubscribe';
 export * from './declarations';
+export * from './change-wording';

@@ -7,8 +7,8 @@
 export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
 export { importCaptures, placeCapture, planCapture, writeCapture, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
 export { refreshDepth } from './depth';
-export { labelOf, sameLabel, type LabelContent } from './labels';
-export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
+export { labelOf, labelSide, sameLabel, type LabelContent } from './labels';
+export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
 export { CurationRefused, NotFound } from './errors';

@@ -405,7 +405,7 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
   if (parsed.kind === 'dsld_label') {
     if (placed.state_created) {
       out.states_created++;
-      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, parsed.reading, now);
+      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, parsed.reading);
     }
     return placed.capture_id;
   }
@@ -420,7 +420,7 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
         dimension: 'price',
         before_price_id: prev.observation_id,
         after_price_id: list.observation_id,
-        summary: `List price ${dollars(prev.price_cents)} → ${dollars(list.price_cents)} at ${src.retailer ?? src.host} (read by the monitor).`,
+        // No summary: the candidate path derives it from the two list prices, in the alert email's words.
       },
       'monitor',
     );
@@ -429,9 +429,7 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
   return placed.capture_id;
 }
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-
-async function openLabelCandidates(client: PoolClient, productId: string, beforeId: string, afterId: string, r: DsldReading, now: Date): Promise<number> {
+async function openLabelCandidates(client: PoolClient, productId: string, beforeId: string, afterId: string, r: DsldReading): Promise<number> {
   const [a, b] = [await labelOf(client, beforeId), await labelOf(client, afterId)];
   if (a.classification !== 'comparable' || b.classification !== 'comparable') return 0;
   const win = await client.query<{ before_to: string; after_from: string }>(
@@ -455,10 +453,8 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
         before_state_id: beforeId,
         after_state_id: afterId,
         ...(dated ? { exact_change_date: dated.date } : {}),
-        summary:
-          dimension === 'identity'
-            ? `DSLD label ${r.label_id} now marks the product ${b.off_market ? 'off the market' : 'back on the market'} (read by the monitor ${now.toISOString().slice(0, 10)}); review before any retirement.`
-            : `The ${dimension === 'formula' ? 'declared formula' : 'serving configuration'} differs from the previous label state (DSLD label ${r.label_id}, read by the monitor ${now.toISOString().slice(0, 10)}).`,
+        // No summary: the candidate path derives it from the two states ("Caffeine Anhydrous: 200 mg → 225 mg"),
+        // in the alert email's words; the reviewer may reword it on approval.
       },
       'monitor',
     );
