@@ -18,3 +18,4 @@ export * from './record-rows';
 export * from './unsubscribe';
 export * from './declarations';
 export * from './change-wording';
+export * from './filings';

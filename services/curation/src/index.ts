@@ -33,3 +33,20 @@ export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResul
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
+export {
+  addContext,
+  correctContext,
+  retireContext,
+  listContext,
+  contextIndex,
+  contextKindOf,
+  contextDate,
+  type AddContextInput,
+  type ContextCorrection,
+  type ContextEntry,
+  type ContextFields,
+  type ContextKind,
+  type CorrectContextInput,
+  type RetireContextInput,
+} from './context';
+export { referenceDomains, referenceDomainOf, referenceUrl, type ReferenceDomain } from './references';
