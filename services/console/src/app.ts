@@ -22,6 +22,7 @@ import { createServiceApp, recordServiceOptions, type Logger, type Metrics, type
 import { publishNow } from '@evidence-record/signals';
 import { html, page, type Safe } from './html';
 import { recordAction, verifyCredential, type Operator } from './operators';
+import { contextPages } from './context-pages';
 
 declare module 'express-session' {
   interface SessionData {
@@ -320,6 +321,8 @@ ${sources.map((s) => html`<tr><td>${String(s.source_id)}</td><td>${String(s.prod
 <td>${s.last_checked_at ? new Date(s.last_checked_at as string).toISOString().slice(0, 16) : ''}</td><td>${s.next_check_due ? String(s.next_check_due) : ''}</td><td>${s.consecutive_unreadable === null || s.consecutive_unreadable === undefined ? '' : String(s.consecutive_unreadable)}</td></tr>`)}
 </tbody></table>`);
   });
+
+  app.use(contextPages({ pool: o.pool, send, csrfField, field, act }));
 
   app.use((req, res) => {
     res.status(404).type('html').send(page('Not found', html`<p>Nothing here.</p>`, { operator: req.session?.operator?.name ?? null }));
