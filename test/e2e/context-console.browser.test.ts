@@ -57,6 +57,13 @@ async function fillEntry(form: string, values: Record<string, string>): Promise<
 
 describe('research and regulatory pages in a browser', () => {
   const addRegulatory = 'form[action$="/regulatory"]';
+  const importAlert = {
+    authority: 'U.S. Food and Drug Administration',
+    kind: 'import_alert',
+    date: '2022-08-01',
+    title: 'Composed test import alert naming agmatine sulfate',
+    what: 'Guidance the agency gave its field staff on detaining shipments that list agmatine sulfate.',
+  };
 
   it('lists ingredients and opens one; a reference off the allow-list is refused and nothing is written', async () => {
     await page.goto(`${consoleUrl}/context`);
@@ -65,14 +72,7 @@ describe('research and regulatory pages in a browser', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Agmatine Sulfate: research and regulatory context');
     const before = await regulatory();
     await page.click('summary:has-text("Add a regulatory record")');
-    await fillEntry(addRegulatory, {
-      authority: 'U.S. Food and Drug Administration',
-      kind: 'import_alert',
-      date: '2022-08-01',
-      title: 'Composed test import alert naming agmatine sulfate',
-      what: 'Guidance the agency gave its field staff on detaining shipments that list agmatine sulfate.',
-      url: 'https://agmatine-news.example.com/import-alert',
-    });
+    await fillEntry(addRegulatory, { ...importAlert, url: 'https://agmatine-news.example.com/import-alert' });
     await page.click(`${addRegulatory} button[type=submit]`);
     await expect(flash()).resolves.toMatch(/Refused \(invalid_reference\): agmatine-news\.example\.com is not on the allow-list/);
     expect((await regulatory()).record_version).toBe(before.record_version);
@@ -81,14 +81,7 @@ describe('research and regulatory pages in a browser', () => {
   it('adds a regulatory record: the answer serves it at a new record version', async () => {
     const before = await regulatory();
     await page.click('summary:has-text("Add a regulatory record")');
-    await fillEntry(addRegulatory, {
-      authority: 'U.S. Food and Drug Administration',
-      kind: 'import_alert',
-      date: '2022-08-01',
-      title: 'Composed test import alert naming agmatine sulfate',
-      what: 'Guidance the agency gave its field staff on detaining shipments that list agmatine sulfate.',
-      url: 'https://www.accessdata.fda.gov/cms_ia/composed-test-agmatine.html',
-    });
+    await fillEntry(addRegulatory, { ...importAlert, url: 'https://www.accessdata.fda.gov/cms_ia/composed-test-agmatine.html' });
     await page.click(`${addRegulatory} button[type=submit]`);
     await expect(flash()).resolves.toMatch(/^Added reg_[0-9a-z]{12}/);
     const after = await regulatory();

@@ -51,30 +51,6 @@ export interface ContextCorrection {
   by: string | null;
 }
 
-/** One entry as curators see it (the CLI's list, the console's page). */
-export interface ContextEntry {
-  entry_id: string;
-  kind: ContextKind;
-  ingredient_id: string;
-  authority: string | null;
-  record_kind: string;
-  date: string | null;
-  title: string;
-  what: string;
-  url: string | null;
-  reference_title: string | null;
-  caution: boolean;
-  range_low: number | null;
-  range_high: number | null;
-  range_unit: string | null;
-  range_basis: string | null;
-  population: string | null;
-  retired_on: string | null;
-  retired_note: string | null;
-  added_by: string | null;
-  corrections: ContextCorrection[];
-}
-
 const control = /\p{Cc}/u;
 
 /** A short public line (an authority, a title, a unit): trimmed, one line, within bounds. */
@@ -127,6 +103,20 @@ interface CheckedEntry {
   range_unit: string | null;
   range_basis: string | null;
   population: string | null;
+}
+
+/** One entry as curators see it (the CLI's list, the console's page); entries from before curation may lack an authority, a date or an address. */
+export interface ContextEntry extends Omit<CheckedEntry, 'authority' | 'date' | 'url'> {
+  entry_id: string;
+  kind: ContextKind;
+  ingredient_id: string;
+  authority: string | null;
+  date: string | null;
+  url: string | null;
+  retired_on: string | null;
+  retired_note: string | null;
+  added_by: string | null;
+  corrections: ContextCorrection[];
 }
 
 /** The flag each field is given with (CLI) or named by (console), for refusals that ask for one. */
