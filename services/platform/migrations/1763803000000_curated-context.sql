@@ -12,7 +12,12 @@ ALTER TABLE research_context
   ADD COLUMN retired_note text,
   ADD COLUMN added_by text,
   ADD COLUMN added_at timestamptz;
-UPDATE research_context SET entry_id = 'rsc_' || substr(md5(random()::text || research_id::text), 1, 12), dated = reference_year::text;
+-- Existing rows get their ids (answers show them: a new record version); an empty Record gets none, and no version.
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM research_context) THEN
+    UPDATE research_context SET entry_id = 'rsc_' || substr(md5(random()::text || research_id::text), 1, 12), dated = reference_year::text;
+  END IF;
+END $$;
 ALTER TABLE research_context
   ALTER COLUMN entry_id SET DEFAULT ('rsc_' || substr(md5(random()::text || clock_timestamp()::text), 1, 12)),
   ALTER COLUMN entry_id SET NOT NULL,
@@ -28,7 +33,11 @@ ALTER TABLE regulatory_records
   ADD COLUMN retired_note text,
   ADD COLUMN added_by text,
   ADD COLUMN added_at timestamptz;
-UPDATE regulatory_records SET entry_id = 'reg_' || substr(md5(random()::text || regulatory_id::text), 1, 12), dated = year::text;
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM regulatory_records) THEN
+    UPDATE regulatory_records SET entry_id = 'reg_' || substr(md5(random()::text || regulatory_id::text), 1, 12), dated = year::text;
+  END IF;
+END $$;
 ALTER TABLE regulatory_records
   ALTER COLUMN entry_id SET DEFAULT ('reg_' || substr(md5(random()::text || clock_timestamp()::text), 1, 12)),
   ALTER COLUMN entry_id SET NOT NULL,
