@@ -230,10 +230,12 @@ function checkReview(input: ReviewInput): void {
   operatorText('the review note', input.note);
 }
 
-async function claimOpen(client: PoolClient, candidateId: number): Promise<void> {
-  const { rows } = await client.query<{ status: string }>('SELECT status FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
+/** Locks an open candidate for review; returns the summary it proposes. */
+async function claimOpen(client: PoolClient, candidateId: number): Promise<string> {
+  const { rows } = await client.query<{ status: string; summary: string }>('SELECT status, summary FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
   if (!rows[0]) throw new NotFound(`candidate ${candidateId} does not exist`);
   if (rows[0].status !== 'open') throw new CurationRefused(`candidate ${candidateId} is already ${rows[0].status}`, 'already_reviewed');
+  return rows[0].summary;
 }
 
 export interface ApproveInput extends ReviewInput {
@@ -247,26 +249,26 @@ export async function approveCandidate(
   input: ApproveInput,
 ): Promise<{ candidate_id: number; signal_id: string; summary: string; reworded: boolean; record_version: string | null }> {
   checkReview(input);
-  // The same rules as a correction's summary (text.ts): one trimmed line of 10 to 400 characters.
-  const reworded = input.summary === undefined ? null : publicText('the approved summary', input.summary, SUMMARY_MAX);
   const { result, record_version } = await withRecordChange(pool, `candidate ${input.candidate_id} approved`, async (client) => {
-    await claimOpen(client, input.candidate_id);
+    const proposed = await claimOpen(client, input.candidate_id);
+    // A reworded summary obeys the same rules as a correction's (text.ts): one trimmed line of 10 to 400 characters.
+    // The proposed one sent back unchanged (the console prefills it) is not a rewording.
+    const reworded = input.summary === undefined || input.summary.trim() === proposed ? null : publicText('the approved summary', input.summary, SUMMARY_MAX);
     await client.query(
       `UPDATE candidates SET status = 'approved', reviewer = $2, review_note = $3, reviewed_at = now() WHERE candidate_id = $1`,
       [input.candidate_id, input.reviewer.trim(), input.note.trim()],
     );
     const signalId = `sig_${randomId()}`;
     // The candidate keeps the summary it was opened with; the Signal carries the one the curator approved.
-    const { rows } = await client.query<{ summary: string; proposed: string }>(
+    await client.query(
       `INSERT INTO signals (signal_id, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
                             window_start, window_end, exact_change_date, summary)
        SELECT $2, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
-              window_start, window_end, exact_change_date, coalesce($3, summary)
-         FROM candidates WHERE candidate_id = $1
-       RETURNING summary, (SELECT summary FROM candidates WHERE candidate_id = $1) AS proposed`,
-      [input.candidate_id, signalId, reworded],
+              window_start, window_end, exact_change_date, $3
+         FROM candidates WHERE candidate_id = $1`,
+      [input.candidate_id, signalId, reworded ?? proposed],
     );
-    return { signalId, summary: rows[0]!.summary, reworded: rows[0]!.summary !== rows[0]!.proposed };
+    return { signalId, summary: reworded ?? proposed, reworded: reworded !== null };
   });
   return { candidate_id: input.candidate_id, signal_id: result.signalId, summary: result.summary, reworded: result.reworded, record_version };
 }
