@@ -3,7 +3,7 @@ import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/p
 import { CaptureBundle, type CaptureInput, type LabelInput } from './bundle';
 import { CurationRefused } from './errors';
 import { refreshDepth } from './depth';
-import { labelOf, sameLabel, type LabelContent } from './labels';
+import { labelContent, labelOf, sameLabel, type LabelContent } from './labels';
 
 export interface ImportResult {
   record_version: string | null;
@@ -224,8 +224,8 @@ async function placeLabel(
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
-                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market, other_servings)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       stateId,
       productId,
@@ -238,16 +238,24 @@ async function placeLabel(
       label.serving?.description ?? null,
       label.note,
       label.off_market,
+      JSON.stringify(label.other_servings),
     ],
   );
   const blendIds = new Map<string, number>();
   if (label.blends.length > 0) {
     const { rows } = await client.query<{ blend_id: number; name: string }>({
       name: 'curation-insert-blends',
-      text: `INSERT INTO declared_blends (state_id, name, total_amount, total_unit)
-             SELECT $1, b.name, b.total_amount, b.total_unit FROM unnest($2::text[], $3::numeric[], $4::text[]) WITH ORDINALITY AS b(name, total_amount, total_unit, n) ORDER BY b.n
+      text: `INSERT INTO declared_blends (state_id, name, total_amount, total_unit, totals_by_serving)
+             SELECT $1, b.name, b.total_amount, b.total_unit, b.by_serving
+               FROM unnest($2::text[], $3::numeric[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS b(name, total_amount, total_unit, by_serving, n) ORDER BY b.n
              RETURNING blend_id, name`,
-      values: [stateId, label.blends.map((b) => b.name), label.blends.map((b) => b.total_amount), label.blends.map((b) => b.total_unit)],
+      values: [
+        stateId,
+        label.blends.map((b) => b.name),
+        label.blends.map((b) => b.total_amount),
+        label.blends.map((b) => b.total_unit),
+        label.blends.map((b) => JSON.stringify(b.totals_by_serving)),
+      ],
     });
     for (const r of rows) blendIds.set(r.name, r.blend_id);
   }
@@ -255,9 +263,10 @@ async function placeLabel(
     // Positions are label order, from 1.
     await client.query({
       name: 'curation-insert-ingredients',
-      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id)
-             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id
-               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, n)`,
+      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id, amount_note, amounts_by_serving)
+             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id, i.note, i.by_serving
+               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[])
+                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, n)`,
       values: [
         stateId,
         label.ingredients.map((i) => i.ingredient_id),
@@ -266,14 +275,16 @@ async function placeLabel(
         label.ingredients.map((i) => i.unit),
         label.ingredients.map((i) => i.operator),
         label.ingredients.map((i) => (i.blend ? (blendIds.get(i.blend) ?? null) : null)),
+        label.ingredients.map((i) => i.amount_note),
+        label.ingredients.map((i) => JSON.stringify(i.amounts_by_serving)),
       ],
     });
   }
   return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
 }
 
-function contentOf(label: LabelInput): LabelContent {
-  return {
+export function contentOf(label: LabelInput): LabelContent {
+  return labelContent({
     classification: label.classification,
     off_market: label.off_market,
     serving: {
@@ -282,7 +293,8 @@ function contentOf(label: LabelInput): LabelContent {
       servings_per_container: label.serving?.servings_per_container ?? null,
       description: label.serving?.description ?? null,
     },
-    blends: label.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: label.ingredients.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
-  };
+    other_servings: label.other_servings,
+    blends: label.blends,
+    ingredients: label.ingredients,
+  });
 }

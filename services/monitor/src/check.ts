@@ -3,6 +3,7 @@ import { CurationRefused, labelOf, openCandidateIn, planCapture, writeCapture, t
 import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
+import { labelCaptureOf } from './label-capture';
 import { FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
 import { claimHost, releaseHost, releaseLease, type LeasedSource } from './leases';
 import type { MonitorMetrics } from './metrics';
@@ -379,17 +380,7 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, e
     observed_at: now.toISOString(),
     preserved: { path: `evidence:sha256:${evidence.sha256}`, sha256: evidence.sha256 },
   };
-  if (parsed.kind === 'dsld_label') {
-    const r = parsed.reading;
-    const ingredients = [];
-    for (const i of r.ingredients) ingredients.push({ ...i, ingredient_id: await deps.names.idOf(i.declared_name) });
-    return {
-      ...base,
-      label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, off_market: r.facts.off_market === true, note: null },
-      source_facts: r.facts,
-      prices: [],
-    } as CaptureInput;
-  }
+  if (parsed.kind === 'dsld_label') return { ...base, ...(await labelCaptureOf(parsed.reading, deps.names)), prices: [] } as CaptureInput;
   return {
     ...base,
     label: null,
