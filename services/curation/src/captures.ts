@@ -171,10 +171,29 @@ async function sourceFor(client: PoolClient, capture: CaptureInput): Promise<num
   return rows[0]!.source_id;
 }
 
-interface NewestState {
+export interface NewestState {
   state_id: string;
   observed_from: string;
   observed_to: string;
+}
+
+/**
+ * The product's newest state and whether it was read from these very bytes
+ * (its creating capture or one of its readings): the same bytes are the same
+ * label, whatever the current rule reads in them.
+ */
+export async function newestStateReadFrom(client: PoolClient, productId: string, sha256: string): Promise<(NewestState & { same_bytes: boolean }) | null> {
+  const { rows } = await client.query<NewestState & { same_bytes: boolean }>({
+    name: 'curation-newest-state-bytes',
+    text: `SELECT n.state_id, n.observed_from, n.observed_to,
+                  EXISTS (SELECT 1 FROM captures c WHERE c.capture_id = n.capture_id AND c.content_sha256 = $2)
+                  OR EXISTS (SELECT 1 FROM state_readings sr JOIN captures c ON c.capture_id = sr.capture_id
+                              WHERE sr.state_id = n.state_id AND c.content_sha256 = $2) AS same_bytes
+             FROM (SELECT state_id, observed_from, observed_to, capture_id FROM history_states WHERE product_id = $1
+                    ORDER BY observed_from DESC, observed_to DESC, state_id DESC LIMIT 1) n`,
+    values: [productId, sha256],
+  });
+  return rows[0] ?? null;
 }
 
 async function newestState(client: PoolClient, productId: string): Promise<NewestState | null> {
@@ -221,6 +240,12 @@ async function placeLabel(
     await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
     return { state_id: newest.state_id, created: false, previous_state_id: null };
   }
+  const stateId = await insertState(client, productId, captureId, date, label);
+  return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
+}
+
+/** A new history state of a product, first and last observed on `date`, holding the label's declared content. */
+export async function insertState(client: PoolClient, productId: string, captureId: number, date: string, label: LabelInput): Promise<string> {
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
@@ -241,6 +266,12 @@ async function placeLabel(
       JSON.stringify(label.other_servings),
     ],
   );
+  await insertDeclaredLines(client, stateId, label);
+  return stateId;
+}
+
+/** A state's declared blends and lines, in label order (positions from 1). */
+export async function insertDeclaredLines(client: PoolClient, stateId: string, label: Pick<LabelInput, 'blends' | 'ingredients'>): Promise<void> {
   const blendIds = new Map<string, number>();
   if (label.blends.length > 0) {
     const { rows } = await client.query<{ blend_id: number; name: string }>({
@@ -280,7 +311,6 @@ async function placeLabel(
       ],
     });
   }
-  return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
 }
 
 export function contentOf(label: LabelInput): LabelContent {

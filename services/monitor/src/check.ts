@@ -1,5 +1,5 @@
 import type { CaptureInput } from '@evidence-record/curation';
-import { CurationRefused, labelOf, openCandidateIn, planCapture, writeCapture, type CapturePlan } from '@evidence-record/curation';
+import { CurationRefused, labelOf, newestStateReadFrom, openCandidateIn, planCapture, rederiveStateIn, writeCapture, type CapturePlan } from '@evidence-record/curation';
 import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
@@ -229,7 +229,15 @@ export interface PlannedCheck {
   reading: Reading;
   durationMs: number;
   now: Date;
-  placement: { capture: CaptureInput; plan: CapturePlan; listBefore: ListBefore | null; mayOpenCandidate: boolean; parsed: Parsed } | null;
+  placement: {
+    capture: CaptureInput;
+    plan: CapturePlan;
+    listBefore: ListBefore | null;
+    mayOpenCandidate: boolean;
+    parsed: Parsed;
+    /** The label bytes are those the newest state was read from: it is read again under the current rule, never a change. */
+    rederive?: boolean;
+  } | null;
   /** Read, but not placed today (the same-day rule); the reason recorded with the check. */
   notPlaced: string | null;
 }
@@ -239,6 +247,15 @@ export async function planCheck(deps: MonitorDeps, client: PoolClient, src: Leas
   const planned: PlannedCheck = { src, source, reading, durationMs, now, placement: null, notPlaced: null };
   if (reading.outcome !== 'valid' || !reading.parsed || !reading.evidence) return planned;
   const capture = await captureOf(deps, src, reading.parsed, reading.evidence, now);
+  if (reading.parsed.kind === 'dsld_label') {
+    // The same bytes are the same label (decision 1400): a reading that differs from the state read from them
+    // differs because the reading rule changed, so the state is re-derived, not followed by a new one.
+    const newest = await newestStateReadFrom(client, src.product_id, reading.evidence.sha256);
+    if (newest?.same_bytes) {
+      planned.placement = { capture, plan: { newest, same: true }, listBefore: null, mayOpenCandidate: false, parsed: reading.parsed, rederive: true };
+      return planned;
+    }
+  }
   try {
     const plan = await planCapture(client, capture);
     if (reading.parsed.kind === 'dsld_label') {
@@ -392,6 +409,10 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, e
 /** A planned reading written through capture import's own code path (writeCapture), then its candidates. */
 async function placeReading(client: PoolClient, src: LeasedSource, placement: NonNullable<PlannedCheck['placement']>, now: Date, out: CheckSummary): Promise<number> {
   const { capture, plan, parsed } = placement;
+  if (placement.rederive && plan.newest && capture.label) {
+    const again = await rederiveStateIn(client, plan.newest.state_id, capture.label, { evidence_sha256: capture.preserved.sha256, by: 'monitor' });
+    if (again.rederived) out.reason = `the label bytes of state ${plan.newest.state_id} read again under the current reading rule; the state was re-derived`;
+  }
   const placed = await writeCapture(client, capture, plan, { sourceId: src.source_id });
   if (parsed.kind === 'dsld_label') {
     if (placed.state_created) {
