@@ -78,12 +78,7 @@ export async function planCapture(client: PoolClient, capture: CaptureInput): Pr
 /** Writes a planned capture: the capture, its label's state (new or extended), its prices tied to the state in force. */
 export async function writeCapture(client: PoolClient, capture: CaptureInput, plan: CapturePlan, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
   const sourceId = opts.sourceId ?? (await sourceFor(client, capture));
-  const { rows } = await client.query<{ capture_id: number }>({
-    name: 'curation-insert-capture',
-    text: `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
-    values: [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
-  });
-  const captureId = rows[0]!.capture_id;
+  const captureId = await insertCapture(client, capture, sourceId);
   let stateId: string | null = plan.newest?.state_id ?? null;
   let created = false;
   let previous: string | null = null;
@@ -119,6 +114,16 @@ export async function writeCapture(client: PoolClient, capture: CaptureInput, pl
     capture.prices.forEach((price, i) => prices.push({ observation_id: ids[i]!, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents }));
   }
   return { capture_id: captureId, source_id: sourceId, state_id: stateId, state_created: created, previous_state_id: previous, prices };
+}
+
+/** The capture row itself: what was read, when, from which source, and where its bytes are. */
+export async function insertCapture(client: PoolClient, capture: CaptureInput, sourceId: number): Promise<number> {
+  const { rows } = await client.query<{ capture_id: number }>({
+    name: 'curation-insert-capture',
+    text: `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
+    values: [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
+  });
+  return rows[0]!.capture_id;
 }
 
 async function recordManualCheck(client: PoolClient, capture: CaptureInput, placed: PlacedCapture, checkedBy: string): Promise<void> {

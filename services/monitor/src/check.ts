@@ -443,7 +443,20 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-async function openLabelCandidates(client: PoolClient, productId: string, beforeId: string, afterId: string, r: DsldReading, now: Date): Promise<number> {
+/**
+ * The candidates between two adjacent label states, opened by the monitor (the one path both its checks and
+ * label versions take). Between two label versions (decision 1401) the window is never narrowed to a day by an
+ * event, and an older version's off-market flag is not a candidate: DSLD marks a replaced version off the market.
+ */
+export async function openLabelCandidates(
+  client: PoolClient,
+  productId: string,
+  beforeId: string,
+  afterId: string,
+  r: DsldReading,
+  now: Date,
+  opts: { labelVersions?: boolean } = {},
+): Promise<number> {
   const [a, b] = [await labelOf(client, beforeId), await labelOf(client, afterId)];
   if (a.classification !== 'comparable' || b.classification !== 'comparable') return 0;
   const win = await client.query<{ before_to: string; after_from: string }>(
@@ -452,12 +465,12 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
   );
   const w = win.rows[0]!;
   // The source dates the change to a day only when it says so (a dated reformulation or label-change event in the window).
-  const dated = r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
+  const dated = opts.labelVersions ? undefined : r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
   const dims: Array<'formula' | 'serving' | 'identity'> = [];
   if (JSON.stringify(a.ingredients) !== JSON.stringify(b.ingredients) || JSON.stringify(a.blends) !== JSON.stringify(b.blends)) dims.push('formula');
   if (JSON.stringify(a.serving) !== JSON.stringify(b.serving)) dims.push('serving');
   // Off the market (or back): a candidate for review, never an automatic retirement.
-  if (a.off_market !== b.off_market) dims.push('identity');
+  if (a.off_market !== b.off_market && !opts.labelVersions) dims.push('identity');
   for (const dimension of dims) {
     await openCandidateIn(
       client,

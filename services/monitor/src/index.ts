@@ -14,6 +14,7 @@ export { Fetcher, FetchFailure } from './fetcher';
 export { parseDsldLabel, amountOf, normalizeUnit, type DsldReading, type DeclaredLine } from './dsld';
 export { labelCaptureOf } from './label-capture';
 export { rederiveStates, type RederiveSummary } from './rederive';
+export { attachDsldLabel, AttachLabelInput, type AttachedLabel, type AttachDeps } from './label-versions';
 export { IngredientNames, type IdentityQuery } from './synonyms';
 export { parseOfferPage, parseOfferBlocks, jsonLdBlocks, type OfferReading } from './offers';
 export { monitorMetrics, type MonitorMetrics } from './metrics';

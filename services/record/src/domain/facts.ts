@@ -76,9 +76,14 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
   return facts;
 }
 
-/** How many declared ingredients the label names without an amount of their own. */
+/** How many declared ingredients the label names without an amount of their own (a declared 0 is not one of them). */
 export function undisclosedAmountCount(facts: VerifiedFactOut[]): number {
   return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
+}
+
+/** How many declared ingredients the label declares as 0 ("Trans Fat 0 g"): stated amounts, not undisclosed. */
+export function declaredZeroCount(facts: VerifiedFactOut[]): number {
+  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === 0).length;
 }
 
 export function historyState(state: StateRow, comparableStates: number): HistoryStateOut {
