@@ -54,10 +54,17 @@ function admin(args: string[]): Promise<{ code: number; json: Record<string, unk
   });
 }
 
-async function get(path: string): Promise<Record<string, any>> {
+interface Answer {
+  history: Array<Record<string, unknown>>;
+  signals: Array<Record<string, unknown>>;
+  coverage: Record<string, unknown>;
+  limitations: string[];
+}
+
+async function get(path: string): Promise<Answer> {
   const res = await fetch(`http://127.0.0.1:${record.port}${path}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as Answer;
 }
 
 beforeAll(async () => {
@@ -126,7 +133,7 @@ describe('product add-from-dsld: label versions and recoverable history', () => 
     const candidate = list[0]!;
 
     const history = await get(`/api/v1/products/${productId}/history`);
-    expect(history.history.map((s: Record<string, unknown>) => [s.observed_from, s.observed_to, s.classification])).toEqual([
+    expect(history.history.map((s) => [s.observed_from, s.observed_to, s.classification])).toEqual([
       ['2017-10-21', '2017-10-21', 'comparable'],
       ['2022-05-19', '2022-05-19', 'comparable'],
     ]);
