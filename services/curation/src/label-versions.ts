@@ -25,13 +25,21 @@ interface StateSpan {
  * label's own DSLD date (decision 1401), wherever that date falls: before,
  * between or after the states the Record holds. A label whose declared
  * content is its neighbour's is a reading of that state (its observed range
- * grows to the label's date); otherwise it is a new state between them.
- * Refused (nothing written) when its date falls inside a state that declares
- * something else, or when it would move or split the span of a change a
- * curator already approved. Open candidates across a span that narrows get
- * the narrower window.
+ * grows to the label's date); otherwise it is a new state between them. The
+ * product's newest version, dated inside the newest state's range (the
+ * monitor kept reading the older version's DSLD record), ends that state at
+ * its last reading before the newer date. Refused (nothing written) when its
+ * date falls inside any other state that declares something else, or when it
+ * would move or split the span of a change a candidate already proposes or a
+ * curator approved. Open candidates across a span that narrows get the
+ * narrower window.
  */
-export async function placeLabelVersion(client: PoolClient, capture: CaptureInput, sourceId: number): Promise<LabelVersionPlacement> {
+export async function placeLabelVersion(
+  client: PoolClient,
+  capture: CaptureInput,
+  sourceId: number,
+  opts: { newestVersion?: boolean } = {},
+): Promise<LabelVersionPlacement> {
   if (!capture.label) throw new CurationRefused('a label version carries a label', 'invalid_input');
   const productId = capture.product_id;
   const day = dateOf(capture);
@@ -45,13 +53,19 @@ export async function placeLabelVersion(client: PoolClient, capture: CaptureInpu
   const same = async (s: StateSpan | null) => s !== null && sameLabel(await labelOf(client, s.state_id), content);
 
   if (prev && day <= prev.observed_to) {
-    if (!(await same(prev))) {
-      throw new CurationRefused(
-        `the label's DSLD date ${day} falls within state ${prev.state_id} (${prev.observed_from}..${prev.observed_to}), which declares something else`,
-        'out_of_order',
-      );
+    if (await same(prev)) return reading(client, capture, sourceId, prev.state_id);
+    if (opts.newestVersion && next === null && prev.observed_from < day) {
+      // The product's newest label version is replaced: readings of the older version's DSLD record on or after
+      // the newer version's date read a replaced label, not the product's (decision 1401).
+      await supersede(client, prev, day);
+      const captureId = await insertCapture(client, capture, sourceId);
+      const stateId = await insertState(client, productId, captureId, day, capture.label);
+      return { capture_id: captureId, state_id: stateId, state_created: true, before_state_id: prev.state_id, after_state_id: null };
     }
-    return reading(client, capture, sourceId, prev.state_id);
+    throw new CurationRefused(
+      `the label's DSLD date ${day} falls within state ${prev.state_id} (${prev.observed_from}..${prev.observed_to}), which declares something else`,
+      'out_of_order',
+    );
   }
   if (await same(prev)) {
     await narrowSpan(client, prev!, next, { to: day });
@@ -75,6 +89,27 @@ export async function placeLabelVersion(client: PoolClient, capture: CaptureInpu
   const captureId = await insertCapture(client, capture, sourceId);
   const stateId = await insertState(client, productId, captureId, day, capture.label);
   return { capture_id: captureId, state_id: stateId, state_created: true, before_state_id: prev?.state_id ?? null, after_state_id: next?.state_id ?? null };
+}
+
+/**
+ * The newest state stops at its last reading before `day` (its own first day at least); readings on or after
+ * `day` are no longer readings of it.
+ */
+async function supersede(client: PoolClient, state: StateSpan, day: string): Promise<void> {
+  const { rows } = await client.query<{ last: string | null }>(
+    `SELECT max((c.observed_at AT TIME ZONE 'UTC')::date)::text AS last FROM captures c
+      WHERE (c.capture_id = (SELECT capture_id FROM history_states WHERE state_id = $1)
+             OR c.capture_id IN (SELECT capture_id FROM state_readings WHERE state_id = $1))
+        AND (c.observed_at AT TIME ZONE 'UTC')::date < $2::date`,
+    [state.state_id, day],
+  );
+  const last = rows[0]?.last && rows[0].last > state.observed_from ? rows[0].last : state.observed_from;
+  await client.query(
+    `DELETE FROM state_readings WHERE state_id = $1
+        AND capture_id IN (SELECT capture_id FROM captures WHERE (observed_at AT TIME ZONE 'UTC')::date >= $2::date)`,
+    [state.state_id, day],
+  );
+  await client.query(`UPDATE history_states SET observed_to = $2 WHERE state_id = $1`, [state.state_id, last]);
 }
 
 async function reading(client: PoolClient, capture: CaptureInput, sourceId: number, stateId: string): Promise<LabelVersionPlacement> {

@@ -137,7 +137,7 @@ export async function attachDsldLabel(deps: AttachDeps, input: z.input<typeof At
       source_facts: read.source_facts,
       prices: [],
     };
-    const placed = await placeLabelVersion(client, capture, sourceId);
+    const placed = await placeLabelVersion(client, capture, sourceId, { newestVersion: newest });
     await client.query(
       `INSERT INTO monitoring_checks (product_id, source_id, checked_at, outcome, recovered, reason, http_status, evidence_sha256, capture_id, checked_by)
        VALUES ($1, $2, $3, 'valid', false, $4, 200, $5, $6, $7)`,
