@@ -9,7 +9,7 @@ export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dat
 export { rederiveStateIn } from './rederivation';
 export { placeLabelVersion, type LabelVersionPlacement } from './label-versions';
 export { refreshDepth } from './depth';
-export { labelOf, sameLabel, formulaDiffers, servingDiffers, type LabelContent } from './labels';
+export { labelOf, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';

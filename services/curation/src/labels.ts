@@ -8,6 +8,7 @@ export interface ServingAmount {
   operator: string | null;
 }
 
+/** A serving size a label declares besides the first (the first is the state's own serving). */
 export interface OtherServing {
   serving_order: number;
   size: number | null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OtherServing } from '@evidence-record/curation';
 
 /**
  * A DSLD label (API v9, `GET {base}/label/{id}`) read into what the Record
@@ -81,14 +82,6 @@ export interface DeclaredBlend {
   totals_by_serving: ServingAmount[];
 }
 
-/** A serving size the label declares besides the first (the first is the state's own serving). */
-export interface OtherServing {
-  serving_order: number;
-  size: number | null;
-  unit: string | null;
-  description: string | null;
-  note: string | null;
-}
 
 export interface DsldReading {
   label_id: number;
