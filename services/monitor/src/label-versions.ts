@@ -223,5 +223,7 @@ function productName(brand: string, full: string): string {
 async function registerFrom(client: PoolClient, r: DsldReading, id: string) {
   if (!r.brand || !r.name) throw new CurationRefused(`label ${id} names no brand or product`, 'source_unreadable');
   const name = productName(r.brand, r.name);
-  return addProductIn(client, AddProductInput.parse({ brand: r.brand, name, aliases: r.name !== name ? [r.name] : [] }));
+  const input = AddProductInput.safeParse({ brand: r.brand, name, aliases: r.name !== name ? [r.name] : [] });
+  if (!input.success) throw new CurationRefused(`label ${id}: its brand or name cannot name a product (${input.error.issues[0]?.message ?? 'invalid'})`, 'source_unreadable');
+  return addProductIn(client, input.data);
 }
