@@ -23,8 +23,9 @@ describe('real DSLD labels', () => {
     for (const file of labels) {
       const id = Number(file.replace('.json', ''));
       const sidecar = readFileSync(`${dir}${id}.source.md`, 'utf8');
-      expect(sidecar, `${id}.source.md`).toMatch(/Repository: https:\/\/github\.com\/[^/\s]+\/[^/\s]+/);
-      expect(sidecar, `${id}.source.md`).toMatch(/Commit: `[0-9a-f]{40}`/);
+      // Provenance: the repository and the commit the bytes were taken from.
+      expect(sidecar, `${id}.source.md`).toMatch(/github\.com\/[^/\s]+\/[^/\s)]+/);
+      expect(sidecar, `${id}.source.md`).toMatch(/\b[0-9a-f]{40}\b/);
       const p = parseDsldLabel(readFileSync(`${dir}${file}`, 'utf8'));
       expect(p, file).toMatchObject({ ok: true, reading: { label_id: id } });
       if (p.ok) expect(p.reading.ingredients.length + p.reading.blends.length, file).toBeGreaterThan(0);
