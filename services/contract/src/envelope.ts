@@ -45,9 +45,13 @@ export const OtherServing = z.strictObject({
   note: z.string().nullable().describe("the label's own words for this serving size (\"children (age 6+)\")"),
 }).meta({ id: 'OtherServing' });
 
-/** The amount a serving size other than the first declares of one line. */
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
 export const ServingAmount = z.strictObject({
   serving_order: z.number().int(),
+  serving_quantity: z
+    .number()
+    .nullable()
+    .describe('where one serving size lists amounts for several quantities of it (1, 2 or 3 scoops): the quantity, in the serving unit'),
   amount: z.number().nullable().describe('null: not declared for this serving size; 0: declared as zero'),
   unit: z.string().nullable(),
 }).meta({ id: 'ServingAmount' });

@@ -13,16 +13,22 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const Amount = z.number().nonnegative().nullable();
 const Operator = z.enum(['<', '>', '<=', '>=', '~']).nullable().default(null);
 
-/** The amount a serving size other than the first declares. */
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it ("2 scoops"). */
 export const ServingAmountInput = z
-  .strictObject({ serving_order: z.number().int().min(1).max(20), amount: Amount, unit: text(40).nullable().default(null), operator: Operator })
+  .strictObject({
+    serving_order: z.number().int().min(1).max(20),
+    serving_quantity: z.number().positive().nullable().default(null),
+    amount: Amount,
+    unit: text(40).nullable().default(null),
+    operator: Operator,
+  })
   .refine((a) => a.amount === null || a.unit !== null, { message: 'an amount needs a unit', path: ['unit'] })
   .refine((a) => a.operator === null || a.amount !== null, { message: 'an operator needs an amount', path: ['operator'] });
 const byServing = z
   .array(ServingAmountInput)
   .max(10)
   .default([])
-  .refine((l) => new Set(l.map((a) => a.serving_order)).size === l.length, { message: 'one amount per serving size' });
+  .refine((l) => new Set(l.map((a) => `${a.serving_order}/${a.serving_quantity}`)).size === l.length, { message: 'one amount per serving' });
 
 export const DeclaredIngredientInput = z
   .strictObject({

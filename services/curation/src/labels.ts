@@ -1,8 +1,9 @@
 import type { Pool, PoolClient } from '@evidence-record/platform';
 
-/** The amount a serving size other than the first declares. */
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
 export interface ServingAmount {
   serving_order: number;
+  serving_quantity: number | null;
   amount: number | null;
   unit: string | null;
   operator: string | null;
@@ -41,7 +42,7 @@ export interface LabelContent {
 
 // Explicit field order everywhere: two contents compare equal exactly when their JSON does (jsonb reorders keys).
 export const servingAmounts = (list: readonly ServingAmount[] | null | undefined): ServingAmount[] =>
-  (list ?? []).map((a) => ({ serving_order: a.serving_order, amount: a.amount, unit: a.unit, operator: a.operator }));
+  (list ?? []).map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit, operator: a.operator }));
 export const otherServings = (list: readonly OtherServing[] | null | undefined): OtherServing[] =>
   (list ?? []).map((s) => ({ serving_order: s.serving_order, size: s.size, unit: s.unit, description: s.description, note: s.note }));
 

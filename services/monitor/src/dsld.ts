@@ -16,7 +16,7 @@ import type { OtherServing } from '@evidence-record/curation';
  */
 const text = z.string().nullish();
 const num = z.number().nullish();
-const Quantity = z.looseObject({ servingSizeOrder: num, operator: text, quantity: num, unit: text });
+const Quantity = z.looseObject({ servingSizeOrder: num, servingSizeQuantity: num, operator: text, quantity: num, unit: text });
 const Form = z.looseObject({ name: text });
 const Row = z.looseObject({
   order: num,
@@ -57,9 +57,14 @@ export interface DeclaredAmount {
   operator: string | null;
 }
 
-/** The amount a serving size other than the first declares (the first's is the line's own amount). */
+/**
+ * An amount the label declares for a serving other than the one the line's own amount is for: another serving
+ * size (`serving_order`), or another quantity of the same one (DSLD lists "1, 2 or 3 scoops" as one serving size
+ * with an amount per quantity, `serving_quantity` in the serving's unit).
+ */
 export interface ServingAmount extends DeclaredAmount {
   serving_order: number;
+  serving_quantity: number | null;
 }
 
 export interface DeclaredLine extends DeclaredAmount {
@@ -128,7 +133,8 @@ const unitNames: Record<string, string> = {
   'kilocalorie(s)': 'kcal',
 };
 export function normalizeUnit(unit: string | null | undefined): string | null {
-  const u = clean(unit, 40);
+  // DSLD writes a unit it has no code for in braces ("{Calories}").
+  const u = clean(clean(unit, 40)?.replace(/^\{(.+)\}$/, '$1'), 40);
   return u === null ? null : (unitNames[u.toLowerCase()] ?? u);
 }
 
@@ -152,24 +158,42 @@ function amountIn(q: Quantity | undefined, at: string): DeclaredAmount {
   return { amount: q.quantity, unit, operator };
 }
 
-/** The amount for the first serving size (order `primary`, else the first entry). */
-export function amountOf(quantities: Quantity[] | null | undefined, primary = 1, at = 'quantity'): DeclaredAmount {
-  const list = quantities ?? [];
-  const i = list.findIndex((x) => (x.servingSizeOrder ?? primary) === primary);
-  return amountIn(list[i === -1 ? 0 : i], `${at}.${i === -1 ? 0 : i}`);
+interface Entry {
+  q: Quantity;
+  i: number;
+  order: number;
+  size: number | null;
 }
 
-/** The amounts the other serving sizes declare, in serving order. */
+/** A row's quantity entries, the line's own first: the first serving size's, at its smallest quantity. */
+function entriesOf(quantities: Quantity[] | null | undefined, primary: number): Entry[] {
+  const rank = (e: Entry) => [e.order === primary ? 0 : 1, e.order, e.size ?? Number.MAX_VALUE, e.i];
+  return (quantities ?? [])
+    .map((q, i) => ({ q, i, order: q.servingSizeOrder ?? primary, size: typeof q.servingSizeQuantity === 'number' ? q.servingSizeQuantity : null }))
+    .sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+      return 0;
+    });
+}
+
+/** The line's own amount: the first serving size's (order `primary`), at its smallest quantity; else the first entry. */
+export function amountOf(quantities: Quantity[] | null | undefined, primary = 1, at = 'quantity'): DeclaredAmount {
+  const [own] = entriesOf(quantities, primary);
+  return amountIn(own?.q, `${at}.${own?.i ?? 0}`);
+}
+
+/** The amounts the row declares for every other serving (size or quantity), in serving order, once each. */
 function otherAmounts(quantities: Quantity[] | null | undefined, primary: number, at: string): ServingAmount[] {
-  const list = quantities ?? [];
-  const first = list.findIndex((x) => (x.servingSizeOrder ?? primary) === primary);
+  const seen = new Set<string>();
   const out: ServingAmount[] = [];
-  list.forEach((q, i) => {
-    if (i === (first === -1 ? 0 : first) || typeof q.servingSizeOrder !== 'number') return;
-    if (out.some((o) => o.serving_order === q.servingSizeOrder)) return;
-    out.push({ serving_order: q.servingSizeOrder, ...amountIn(q, `${at}.${i}`) });
+  entriesOf(quantities, primary).forEach((e, n) => {
+    const key = `${e.order}/${e.size}`;
+    if (n === 0 || seen.has(key) || key === `${primary}/${entriesOf(quantities, primary)[0]!.size}`) return;
+    seen.add(key);
+    out.push({ serving_order: e.order, serving_quantity: e.size, ...amountIn(e.q, `${at}.${e.i}`) });
   });
-  return out.sort((a, b) => a.serving_order - b.serving_order);
+  return out;
 }
 
 /** A blend by DSLD's own category, its ingredient group, or (where DSLD gives no category) its name. */

@@ -144,9 +144,37 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
     if (!p.ok) return;
     expect(p.reading.serving).toEqual({ size: 1, unit: 'Scoop(s)', description: null, servings_per_container: null });
     expect(p.reading.other_servings).toEqual([{ serving_order: 2, size: 2, unit: 'Scoop(s)', description: null, note: 'experienced users' }]);
-    expect(p.reading.ingredients[0]).toMatchObject({ amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, amount: 400, unit: 'mg', operator: null }] });
+    expect(p.reading.ingredients[0]).toMatchObject({ amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg', operator: null }] });
     expect(p.reading.blends).toEqual([{ name: 'Energy Blend', total_amount: null, total_unit: null, totals_by_serving: [] }]);
     expect(p.reading.ingredients[1]).toMatchObject({ declared_name: 'Theacrine', amount: null, blend: 'Energy Blend' });
+  });
+
+  it('one serving size listing an amount per quantity (1, 2 or 3 scoops, as DSLD records some labels): the smallest quantity gives the line amount, the others are kept', () => {
+    const p = parseDsldLabel(
+      composed({
+        servingSizes: [{ order: 1, minQuantity: 29.2, maxQuantity: 87.5, unit: 'Gram(s)', notes: '1-3 scoops' }],
+        ingredientRows: [
+          {
+            order: 1,
+            name: 'Calories',
+            quantity: [
+              { servingSizeOrder: 1, servingSizeQuantity: 58.3, operator: '=', quantity: 200, unit: '{Calories}' },
+              { servingSizeOrder: 1, servingSizeQuantity: 87.5, operator: '=', quantity: 300, unit: '{Calories}' },
+              { servingSizeOrder: 1, servingSizeQuantity: 29.2, operator: '=', quantity: 100, unit: '{Calories}' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(p.ok && p.reading.serving).toEqual({ size: null, unit: 'Gram(s)', description: '29.2-87.5 Gram(s)', servings_per_container: null });
+    expect(p.ok && p.reading.ingredients[0]).toMatchObject({
+      amount: 100,
+      unit: 'Calories',
+      amounts_by_serving: [
+        { serving_order: 1, serving_quantity: 58.3, amount: 200, unit: 'Calories', operator: null },
+        { serving_order: 1, serving_quantity: 87.5, amount: 300, unit: 'Calories', operator: null },
+      ],
+    });
   });
 
   it('a field the Record reads in a shape it cannot read makes the label unreadable, naming the field', () => {

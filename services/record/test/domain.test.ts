@@ -141,8 +141,8 @@ describe('declared facts', () => {
       { declared_name: 'servings per container', amount: 30, unit: 'servings' },
       { declared_name: 'experienced users', amount: 2, unit: 'Scoop(s)', serving_order: 2 },
     ]);
-    const [caffeine] = declaredFacts(two, [line({ declared_name: 'Caffeine', amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, amount: 400, unit: 'mg', operator: null }] })]);
-    expect(caffeine!.value.amounts_by_serving).toEqual([{ serving_order: 2, amount: 400, unit: 'mg' }]);
+    const [caffeine] = declaredFacts(two, [line({ declared_name: 'Caffeine', amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg', operator: null }] })]);
+    expect(caffeine!.value.amounts_by_serving).toEqual([{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg' }]);
     expect(historyState(two, 1).other_servings).toEqual([{ serving_order: 2, serving_size: 2, serving_unit: 'Scoop(s)', description: null, note: 'experienced users' }]);
     expect(historyState(state, 1)).not.toHaveProperty('other_servings');
   });

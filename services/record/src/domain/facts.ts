@@ -58,9 +58,9 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
 }
 
 /** What the other serving sizes declare of a line, only where the label declares more than one. */
-function byServing(line: DeclaredRow): { amounts_by_serving?: Array<{ serving_order: number; amount: number | null; unit: string | null }> } {
+function byServing(line: DeclaredRow): { amounts_by_serving?: Array<{ serving_order: number; serving_quantity: number | null; amount: number | null; unit: string | null }> } {
   const list = line.amounts_by_serving ?? [];
-  return list.length === 0 ? {} : { amounts_by_serving: list.map((a) => ({ serving_order: a.serving_order, amount: a.amount, unit: a.unit })) };
+  return list.length === 0 ? {} : { amounts_by_serving: list.map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit })) };
 }
 
 /** The serving configuration a state declares, as facts (only what it declares), every serving size included. */

@@ -83,7 +83,7 @@ export interface DeclaredRow {
   /** The label's words where it gives no amount ("1.25 billion CFU"); evidence beside a null amount. */
   amount_note: string | null;
   /** What the serving sizes besides the first declare (a blend's totals, or an ingredient's amounts). */
-  amounts_by_serving: Array<{ serving_order: number; amount: number | null; unit: string | null; operator: string | null }>;
+  amounts_by_serving: Array<{ serving_order: number; serving_quantity?: number | null; amount: number | null; unit: string | null; operator: string | null }>;
 }
 
 export async function declaredLines(db: ClientBase, stateIds: string[]): Promise<DeclaredRow[]> {
