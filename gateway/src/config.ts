@@ -127,3 +127,6 @@ export function originsOf(publicBaseUrl: string): string[] {
   const host = new URL(publicBaseUrl).host.toLowerCase();
   return [`http://${host}`, `https://${host}`];
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { GatewayConfigSchema as configSchema };

@@ -51,3 +51,6 @@ export type McpConfig = z.infer<typeof McpConfigSchema>;
 export function loadMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
   return loadConfig(McpConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { McpConfigSchema as configSchema };
