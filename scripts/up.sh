@@ -106,7 +106,7 @@ Evidence Record is up (demo Record: fictional brands and products).
 
   Base URL      $PUBLIC_BASE_URL          (REST under /api/v1, MCP at /mcp)
   API key       $DEMO_KEY
-  Console       $CONSOLE_URL   (review console for curators; sign in with: npm run -s admin -- operator add --name YOU --json)
+  Console       http://127.0.0.1:$CONSOLE_PORT   (review console for curators; sign in with: npm run -s admin -- operator add --name YOU --json)
   Alert emails  http://127.0.0.1:$MAILDEV_WEB_PORT   (maildev, SMTP on :$MAILDEV_SMTP_PORT)
   Config        $ER_RUN_DIR/stack.env   (what every process here runs with; the operator CLI reads it: npm run -s admin -- config show --json)
   Logs          $ER_RUN_DIR/logs/

@@ -26,7 +26,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { formatStackEnv, StackValueRefused } from '@evidence-record/platform';
-import { registry, services, startWaves, urlEnvName, type ServiceEntry } from '@evidence-record/registry';
+import { callersOf, registry, services, startWaves, urlEnvName, type ServiceEntry } from '@evidence-record/registry';
 import { DEFAULT_DEMO_SOURCES_PORT } from '@evidence-record/demo-sources/config';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -170,9 +170,10 @@ export function localStack(caller: NodeJS.ProcessEnv, secrets: Secrets, variable
     MONITOR_ALLOW_LOCALHOST: choose('MONITOR_ALLOW_LOCALHOST', '1'),
     MONITOR_CONTACT: choose('MONITOR_CONTACT', 'operator@evidence-record.local'),
   };
+  // <NAME>_URL of each service another one calls (the registry's calls).
   for (const s of all) {
     const port = ports[portVariable(s.name)];
-    if (s.http && port !== undefined) values[urlEnvName(s.name)] = choose(urlEnvName(s.name), `http://127.0.0.1:${port}`);
+    if (s.http && port !== undefined && callersOf(s.name, all).length > 0) values[urlEnvName(s.name)] = choose(urlEnvName(s.name), `http://127.0.0.1:${port}`);
   }
   for (const name of variables) if (!(name in values) && !PER_PROCESS.has(name) && caller[name] !== undefined) values[name] = caller[name]!;
   return values;
