@@ -104,14 +104,14 @@ describe('product add-from-dsld', () => {
   }, 60_000);
 
   it.each([
-    ['an unreachable host', () => `http://127.0.0.1:${closedPort}/dsld/v9`, {}, 'connection_failed'],
-    ['a host that does not resolve', () => 'http://dsld.does-not-exist.invalid/dsld/v9', {}, 'dns_failure'],
-    ['a refused address (loopback outside the local stack)', () => `${origin}/good`, { MONITOR_ALLOW_LOCALHOST: '0' }, 'refused_address'],
-    ['a host that never answers', () => `${origin}/silent`, {}, 'timeout'],
-    ['a 500', () => `${origin}/status500`, {}, 'source_unreadable'],
-    ['a 404 (no such label)', () => `${origin}/status404`, {}, 'not_found'],
-    ['a body that is not a label', () => `${origin}/html`, {}, 'source_unreadable'],
-    ['a redirect loop', () => `${origin}/loop`, {}, 'too_many_redirects'],
+    ['an unreachable host', (): string => `http://127.0.0.1:${closedPort}/dsld/v9`, {}, 'connection_failed'],
+    ['a host that does not resolve', (): string => 'http://dsld.does-not-exist.invalid/dsld/v9', {}, 'dns_failure'],
+    ['a refused address (loopback outside the local stack)', (): string => `${origin}/good`, { MONITOR_ALLOW_LOCALHOST: '0' }, 'refused_address'],
+    ['a host that never answers', (): string => `${origin}/silent`, {}, 'timeout'],
+    ['a 500', (): string => `${origin}/status500`, {}, 'source_unreadable'],
+    ['a 404 (no such label)', (): string => `${origin}/status404`, {}, 'not_found'],
+    ['a body that is not a label', (): string => `${origin}/html`, {}, 'source_unreadable'],
+    ['a redirect loop', (): string => `${origin}/loop`, {}, 'too_many_redirects'],
   ] as const)('answers %s with a refusal', async (_what, base, extra, code) => {
     expectRefusal(await admin(['product', 'add-from-dsld', '--label', '1'], { DSLD_BASE_URL: base(), ...extra }), code);
   }, 60_000);
@@ -130,11 +130,11 @@ describe('source add', () => {
   }, 60_000);
 
   it.each([
-    ['a refused address (cloud metadata)', () => 'http://169.254.169.254/latest/meta-data/', {}, 'refused_address'],
-    ['loopback outside the local stack', () => `${origin}/x`, { MONITOR_ALLOW_LOCALHOST: '0' }, 'refused_address'],
-    ['a host that does not resolve', () => 'https://shop.does-not-exist.invalid/p', {}, 'dns_failure'],
-    ['a scheme other than http(s)', () => 'ftp://example.com/p', {}, 'unsupported_scheme'],
-    ['something that is not a URL', () => 'not a url at all', {}, 'invalid_url'],
+    ['a refused address (cloud metadata)', (): string => 'http://169.254.169.254/latest/meta-data/', {}, 'refused_address'],
+    ['loopback outside the local stack', (): string => `${origin}/x`, { MONITOR_ALLOW_LOCALHOST: '0' }, 'refused_address'],
+    ['a host that does not resolve', (): string => 'https://shop.does-not-exist.invalid/p', {}, 'dns_failure'],
+    ['a scheme other than http(s)', (): string => 'ftp://example.com/p', {}, 'unsupported_scheme'],
+    ['something that is not a URL', (): string => 'not a url at all', {}, 'invalid_url'],
   ] as const)('answers %s with a refusal', async (_what, url, extra, code) => {
     expectRefusal(await admin(['source', 'add', '--product', productId, '--kind', 'offer_page', '--url', url()], extra), code);
   }, 60_000);
