@@ -143,7 +143,7 @@ describe('where /mcp may be called from (decision 0602)', () => {
 
   it('refuses a Host it is not served under, with or without an Origin, before the key is looked at', async () => {
     const k = await orgWithKey(env);
-    for (const headers of [{}, { origin: 'http://rebind.attacker.test:8080' }]) {
+    for (const headers of [{}, { origin: 'http://rebind.attacker.test:8080' }] as Array<Record<string, string>>) {
       const res = await withHost('rebind.attacker.test:8080', headers, k.key);
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: this Host is not served.', data: { code: 'host_not_allowed' } } });
