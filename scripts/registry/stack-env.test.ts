@@ -71,7 +71,7 @@ describe('the stack configuration is derived from the programs', () => {
 
   it('sets nothing no program reads, but the ports up listens on and the database it creates', async () => {
     const variables = await stackVariables();
-    const secrets = { CURSOR_SECRET: 'c'.repeat(64), INTERNAL_SIGNING_KEYS: 'i'.repeat(64), UNSUBSCRIBE_SIGNING_KEY: 'u'.repeat(64) };
+    const secrets = { CURSOR_SECRET: 'c'.repeat(64), INTERNAL_SIGNING_KEYS: 'i'.repeat(64), UNSUBSCRIBE_SIGNING_KEY: 'u'.repeat(64), CONSOLE_SESSION_SECRET: 's'.repeat(64) };
     const own = upOwnVariables();
     expect(Object.keys(localStack({}, secrets, variables)).filter((n) => !variables.has(n) && !own.has(n))).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe('npm run up writes every setting it runs the stack with', () => {
   it('keeps the run directory and every file in it to its owner, whatever the umask', async () => {
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const entries = await readdir(dir);
-    expect(entries.sort()).toEqual(['cursor-secret', 'demo-key', 'internal-signing-key', 'stack.env', 'unsubscribe-key']);
+    expect(entries.sort()).toEqual(['console-session-secret', 'cursor-secret', 'demo-key', 'internal-signing-key', 'stack.env', 'unsubscribe-key']);
     for (const entry of entries) expect((await stat(join(dir, entry))).mode & 0o777, entry).toBe(0o600);
   });
 });

@@ -101,6 +101,8 @@ export const secretFiles = {
   CURSOR_SECRET: 'cursor-secret',
   INTERNAL_SIGNING_KEYS: 'internal-signing-key',
   UNSUBSCRIBE_SIGNING_KEY: 'unsubscribe-key',
+  // Signs the review console's sessions: a file, never a database row (issue 26).
+  CONSOLE_SESSION_SECRET: 'console-session-secret',
 } as const;
 export type Secrets = Record<keyof typeof secretFiles, string>;
 
@@ -163,7 +165,7 @@ export function localStack(caller: NodeJS.ProcessEnv, secrets: Secrets, variable
     LOG_LEVEL: choose('LOG_LEVEL', 'info'),
     // Every service listens on loopback only: nothing but this machine reaches them.
     LISTEN_HOST: choose('LISTEN_HOST', '127.0.0.1'),
-    // The gateway signs what it forwards, the services accept nothing else (decision 0313); cursors and unsubscribe links are signed too.
+    // The gateway signs what it forwards, the services accept nothing else (decision 0313); cursors, unsubscribe links and console sessions are signed too.
     ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, choose(name, value)])),
     // The source monitor reads the demo source server, which plays DSLD and two retailers on loopback (docs/monitor.md).
     DSLD_BASE_URL: choose('DSLD_BASE_URL', `http://127.0.0.1:${ports.DEMO_SOURCES_PORT}/dsld/v9`),
