@@ -46,6 +46,7 @@ export const decisionTexts = {
   source_kinds: `A source's kind in every answer (SourceReference.kind, source health, coverage by kind) is one of ${decisions.answerSourceKinds.join(', ')}: a DSLD label is the manufacturer's declared label, an offer page a retailer's.`,
   research_and_regulatory:
     'Research context and regulatory records are curated entries with a permanent entry_id (rsc_…, reg_…), an authority, a date (YYYY, YYYY-MM or YYYY-MM-DD) and an https reference on an allow-list of authorities\' and publishers\' domains. A correction keeps each corrected field\'s value before and after (corrections[].changes); a retired entry is not served as current and is named in coverage.retired and limitations with its date and reason. A regulatory record is never an approval, a warning about a product or a finding of harm; a documented caution is the authority\'s own, referenced on its own domain. Each change is a new record_version.',
+  signal_address_page: 'A Signal\'s address (signal_url, GET /api/v1/signals/{signal_id}) opened without a valid key by a client that prefers text/html to application/json (a browser following the address cited in an alert email) answers the same 401, with the same headers and Vary: Accept, as a short HTML page saying what the address is and how to read it with a key (REST and MCP); it names nothing of the Record. Any other Accept (application/json, */*, none) gets the JSON envelope.',
   additive_change: 'Additive changes ship without notice: new fields, new capabilities, new members of enums documented as open (error codes, dimensions, categories). Objects in answers are open: ignore fields you do not know. A breaking change gets a new path; deprecations are announced in the changelog and keep their old value for at least 90 days.',
 } as const;
 
@@ -198,6 +199,8 @@ function refusalResponses(cap: Capability) {
             schema: ref('schemas', 'ErrorEnvelope'),
             examples: Object.fromEntries(list.map((c) => [c, ref('examples', c)])),
           },
+          // The Signal's address opened by a person (x-decisions.signal_address_page).
+          ...(status === 401 && cap.name === 'explain_signal' ? { 'text/html': { schema: { type: 'string', description: decisionTexts.signal_address_page } } } : {}),
         },
       },
     ]),
