@@ -7,7 +7,7 @@
 export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
 export { importCaptures, placeCapture, planCapture, writeCapture, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
 export { refreshDepth } from './depth';
-export { labelOf, sameLabel, type LabelContent } from './labels';
+export { labelOf, sameLabel, formulaDiffers, servingDiffers, type LabelContent } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
@@ -33,3 +33,22 @@ export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResul
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
+export { ingredientCatalogue, type CatalogueEntry } from './ingredient-catalogue';
+export { identify, indexOfCatalogue, normaliseUnii, bareName, suggestionsFor, type DeclaredIdentifiers, type Identity, type IdentityBasis, type IdentityIndex, type Suggestion } from './identity-rules';
+export {
+  loadIdentityIndex,
+  identityStamp,
+  reidentifyLines,
+  applyCatalogueIn,
+  applyIngredientCatalogue,
+  addIngredient,
+  aliasIngredient,
+  listUnidentified,
+  listIngredients,
+  AddIngredientInput,
+  AliasIngredientInput,
+  type CatalogueApplied,
+  type IdentityChange,
+  type UnidentifiedName,
+  type IngredientListed,
+} from './ingredient-identity';

@@ -42,8 +42,15 @@ export function servingDiffers(a: LabelContent, b: LabelContent): boolean {
   return json(a.serving) !== json(b.serving);
 }
 
+/**
+ * What the label declares, without what the Record identifies each line as: a
+ * change of identity (decision 1500) is never a change of the label, so it
+ * never makes a new state or a candidate.
+ */
+const declared = (l: LabelContent) => l.ingredients.map((i) => ({ declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend }));
+
 export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {
-  return json(a.ingredients) !== json(b.ingredients) || json(a.blends) !== json(b.blends);
+  return json(declared(a)) !== json(declared(b)) || json(a.blends) !== json(b.blends);
 }
 
 export function sameLabel(a: LabelContent, b: LabelContent): boolean {

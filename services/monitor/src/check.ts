@@ -1,5 +1,5 @@
 import type { CaptureInput } from '@evidence-record/curation';
-import { CurationRefused, labelOf, openCandidateIn, planCapture, writeCapture, type CapturePlan } from '@evidence-record/curation';
+import { CurationRefused, formulaDiffers, labelOf, openCandidateIn, planCapture, servingDiffers, writeCapture, type CapturePlan } from '@evidence-record/curation';
 import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
@@ -382,7 +382,12 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, e
   if (parsed.kind === 'dsld_label') {
     const r = parsed.reading;
     const ingredients = [];
-    for (const i of r.ingredients) ingredients.push({ ...i, ingredient_id: await deps.names.idOf(i.declared_name) });
+    for (const line of r.ingredients) {
+      // The identity rules read the label's own identifiers (decision 1500); the line keeps them beside its name.
+      const i: typeof line & { unii?: string | null; ingredient_group?: string | null; forms?: readonly string[] } = line;
+      const identity = await deps.names.identify(i);
+      ingredients.push({ ...i, unii: i.unii ?? null, ingredient_group: i.ingredient_group ?? null, forms: [...(i.forms ?? [])], ingredient_id: identity.ingredient_id, identified_by: identity.identified_by });
+    }
     return {
       ...base,
       label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, off_market: r.facts.off_market === true, note: null },
@@ -442,8 +447,9 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
   // The source dates the change to a day only when it says so (a dated reformulation or label-change event in the window).
   const dated = r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
   const dims: Array<'formula' | 'serving' | 'identity'> = [];
-  if (JSON.stringify(a.ingredients) !== JSON.stringify(b.ingredients) || JSON.stringify(a.blends) !== JSON.stringify(b.blends)) dims.push('formula');
-  if (JSON.stringify(a.serving) !== JSON.stringify(b.serving)) dims.push('serving');
+  // What the labels declare: what the Record identifies a line as is not part of it (decision 1500).
+  if (formulaDiffers(a, b)) dims.push('formula');
+  if (servingDiffers(a, b)) dims.push('serving');
   // Off the market (or back): a candidate for review, never an automatic retirement.
   if (a.off_market !== b.off_market) dims.push('identity');
   for (const dimension of dims) {

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { identify, indexOfCatalogue, ingredientCatalogue, type DeclaredIdentifiers } from '@evidence-record/curation';
+
+/**
+ * Ingredient identity measured on real pre-workout labels (decision 1500,
+ * docs/monitor.md "Ingredient identity"): every declared ingredient row of
+ * the real DSLD labels in fixtures/dsld-real, and every row of the real DSLD
+ * facts export in fixtures/dsld-export, run through the identity rules with
+ * the catalogue the Record ships. Targets: at least 95 % of the rows of each
+ * set identified, and every caffeine row identified as caffeine. The figure
+ * and the names left unidentified are published in docs/monitor.md; a change
+ * that moves them must update the page.
+ */
+
+const fixtures = new URL('./fixtures/', import.meta.url);
+/** The real pre-workout labels gathered for this measure (all in fixtures/dsld-real, each with its provenance). */
+const PRE_WORKOUT_LABELS = ['1179', '2219', '219819', '219842'];
+
+interface Row {
+  name?: string | null;
+  description?: string | null;
+  category?: string | null;
+  ingredientGroup?: string | null;
+  uniiCode?: string | null;
+  forms?: Array<{ name?: string | null }> | null;
+  nestedRows?: Row[] | null;
+  order?: number | null;
+}
+
+/**
+ * The declared lines of a label as the monitor reads them (services/monitor/src/dsld.ts): a proprietary blend's
+ * members in its place, any other row and the rows nested under it; each with its identifiers.
+ */
+function declaredLines(label: { ingredientRows?: Row[] | null }): Array<DeclaredIdentifiers & { category: string | null }> {
+  const out: Array<DeclaredIdentifiers & { category: string | null }> = [];
+  const isBlend = (r: Row) => /blend/i.test(r.category ?? '') || /blend|proprietary|matrix/i.test(r.name ?? r.description ?? '');
+  const walk = (rows: Row[] | null | undefined) => {
+    for (const r of [...(rows ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0))) {
+      const name = (r.name ?? r.description ?? '').trim();
+      const nested = r.nestedRows ?? [];
+      if (name && !(nested.length > 0 && isBlend(r))) {
+        out.push({ declared_name: name, unii: r.uniiCode ?? null, ingredient_group: r.ingredientGroup ?? null, forms: (r.forms ?? []).map((f) => f.name ?? '').filter(Boolean), category: r.category ?? null });
+      }
+      walk(nested);
+    }
+  };
+  walk(label.ingredientRows);
+  return out;
+}
+
+/** A blend or a heading DSLD files as a row of its own ("Blend (Combination)", "Header"): not an ingredient to identify. */
+const notAnIngredient = (l: { ingredient_group?: string | null; category: string | null }) =>
+  /^(proprietary )?blend\b|^header$/i.test(l.ingredient_group ?? '') || (l.category ?? '').toLowerCase() === 'blend';
+
+const index = indexOfCatalogue(ingredientCatalogue);
+
+function measure(lines: Array<DeclaredIdentifiers & { category: string | null }>) {
+  const rows = lines.filter((l) => !notAnIngredient(l));
+  const results = rows.map((l) => ({ line: l, identity: identify(l, index) }));
+  const unidentified = results.filter((r) => r.identity.ingredient_id === null).map((r) => r.line.declared_name);
+  return { rows: rows.length, identified: rows.length - unidentified.length, share: (rows.length - unidentified.length) / rows.length, unidentified, results };
+}
+
+const labels = PRE_WORKOUT_LABELS.map((id) => JSON.parse(readFileSync(new URL(`dsld-real/${id}.json`, fixtures), 'utf8')) as { id: number; ingredientRows: Row[] });
+const labelLines = labels.flatMap(declaredLines);
+/** DSLD's export: every field double-quoted, a quote inside one doubled, one record a line. */
+function csvRecords(text: string): Array<Record<string, string>> {
+  const lines = text.split('\n').filter((l) => l !== '');
+  const fields = (line: string) => [...line.matchAll(/"((?:[^"]|"")*)"(?:,|$)/g)].map((m) => m[1]!.replace(/""/g, '"'));
+  const header = fields(lines[0]!);
+  return lines.slice(1).map((l) => Object.fromEntries(fields(l).map((v, i) => [header[i]!, v])));
+}
+const exportRows = csvRecords(readFileSync(new URL('dsld-export/preworkout-facts.csv', fixtures), 'utf8')).map((r) => ({
+  declared_name: r['Ingredient']!,
+  category: r['DSLD Ingredient Categories'] ?? null,
+}));
+
+describe('ingredient identity on real pre-workout labels', () => {
+  it('identifies at least 95 % of the ingredient rows of the real DSLD labels, and says which are left', () => {
+    const m = measure(labelLines);
+    expect(m.rows).toBe(93);
+    expect(m.share).toBeGreaterThanOrEqual(0.95);
+    expect(m.unidentified).toEqual([]);
+  });
+
+  it('identifies at least 95 % of the rows of the real DSLD facts export (names only), and says which are left', () => {
+    const m = measure(exportRows);
+    expect(m.rows).toBe(136);
+    expect(m.share).toBeGreaterThanOrEqual(0.95);
+    expect(m.unidentified.sort()).toEqual(['Micronized alpha-Ketogluarate', 'Oleuropein Aglycone', 'Pikatropin']);
+  });
+
+  it('identifies every caffeine row as caffeine: the rows DSLD files under "Caffeine", and every caffeine form the export prints', () => {
+    const caffeineRows = labelLines.filter((l) => (l.ingredient_group ?? '').toLowerCase() === 'caffeine');
+    expect(caffeineRows.map((l) => l.declared_name).sort()).toEqual(['Anhydrous Caffeine', 'Caffeine Anhydrous', 'Caffeine Anhydrous', 'ZumXR Caffeine', 'ZumXR Caffeine']);
+    for (const l of caffeineRows) expect(identify(l, index), l.declared_name).toMatchObject({ ingredient_id: 'ing_caffeine', identified_by: 'group' });
+    // The export has no groups: its caffeine rows, read by hand, by their printed names (Infinergy is di-caffeine malate).
+    const printed = ['Caffeine Anhydrous', 'Caffeine Citrate', '1,3,7-trimethyl-1H-purine-2,6(3H,7H)-dione', 'Infinergy(TM)'];
+    for (const name of printed) expect(exportRows.some((r) => r.declared_name === name), name).toBe(true);
+    for (const name of printed) expect(identify({ declared_name: name }, index), name).toMatchObject({ ingredient_id: 'ing_caffeine' });
+    // And the ways caffeine is printed that these labels do not happen to use.
+    for (const name of ['1,3,7-Trimethylpurine-2,6-dione', 'Di-Caffeine Malate', 'Caffeine (from Green Coffee Bean)', 'Caffeine (from Green Tea)', 'Natural Caffeine (from Coffee Bean)']) {
+      expect(identify({ declared_name: name }, index), name).toMatchObject({ ingredient_id: 'ing_caffeine' });
+    }
+    // A caffeine row of DSLD's, whatever it prints, is caffeine by its group; a green tea row that is not caffeine stays green tea.
+    expect(identify({ declared_name: 'Natural Caffeine (from Coffee Bean)', ingredient_group: 'Caffeine', forms: ['Coffee Bean'] }, index).ingredient_id).toBe('ing_caffeine');
+    expect(identify({ declared_name: 'Green Tea extract' }, index).ingredient_id).toBe('ing_green_tea');
+  });
+
+  it('identifies by UNII first, then by group (and form), then by name; placeholders are no UNII', () => {
+    const byUnii = labelLines.filter((l) => identify(l, index).identified_by === 'unii').length;
+    const byGroup = labelLines.filter((l) => identify(l, index).identified_by === 'group').length;
+    expect(byUnii).toBeGreaterThan(20);
+    expect(byGroup).toBeGreaterThan(20);
+    // CarnoSyn carries the placeholder uniiCode "0": identified by its group, not by a UNII.
+    const carnosyn = labelLines.find((l) => l.declared_name === 'CarnoSyn')!;
+    expect(carnosyn.unii).toBe('0');
+    expect(identify(carnosyn, index)).toMatchObject({ ingredient_id: 'ing_beta_alanine', identified_by: 'group' });
+    // A creatine row is identified by its form within DSLD's group "Creatine", or by its name.
+    expect(identify({ declared_name: 'micronized Creatine', ingredient_group: 'Creatine', forms: ['Creatine Monohydrate'] }, index)).toMatchObject({ ingredient_id: 'ing_creatine_monohydrate', identified_by: 'group' });
+    expect(identify({ declared_name: 'Creatine HCl', ingredient_group: 'Creatine', forms: [] }, index)).toMatchObject({ ingredient_id: 'ing_creatine_hcl', identified_by: 'name' });
+  });
+});
+
+export const measured = { labels: () => measure(labelLines), export: () => measure(exportRows) };
