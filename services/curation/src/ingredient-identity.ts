@@ -204,7 +204,7 @@ const text = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'no control characters')
+    .refine((s) => !/\p{Cc}/u.test(s), 'no control characters')
     .refine((s) => normalizeName(s) !== '', 'a name needs a letter or a digit');
 const uniiInput = z
   .string()
