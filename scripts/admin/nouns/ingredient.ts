@@ -17,7 +17,7 @@ export const ingredient: Noun = {
   summary: 'canonical ingredients and their identifiers: add, alias, list (and the names the Record could not identify)',
   verbs: {
     add: {
-      usage: '--name N [--unii U]… [--group G]… [--kind K] [--by WHO]   → {"ingredient_id", "name", "names", "uniis", "groups", "lines_reidentified", "record_version"}',
+      usage: '--name N [--unii U]… [--group G]… [--alias A]… [--kind K] [--by WHO]   → {"ingredient_id", "name", "names", "uniis", "groups", "lines_reidentified", "record_version"}',
       run: async (ctx) => {
         const { pool, flags } = ctx;
         return {
@@ -25,6 +25,7 @@ export const ingredient: Noun = {
             name: required(flags, 'name'),
             uniis: values(flags, 'unii'),
             groups: values(flags, 'group'),
+            aliases: values(flags, 'alias'),
             ...(optional(flags, 'kind') ? { kind: optional(flags, 'kind') } : {}),
             by: operatorName(ctx),
           })),

@@ -21,6 +21,7 @@ import {
 import { createServiceApp, recordServiceOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import { publishNow } from '@evidence-record/signals';
 import { html, page, type Safe } from './html';
+import { ingredientPages } from './ingredients';
 import { recordAction, verifyCredential, type Operator } from './operators';
 
 declare module 'express-session' {
@@ -318,6 +319,8 @@ ${sources.map((s) => html`<tr><td>${String(s.source_id)}</td><td>${String(s.prod
 <td>${s.last_checked_at ? new Date(s.last_checked_at as string).toISOString().slice(0, 16) : ''}</td><td>${s.next_check_due ? String(s.next_check_due) : ''}</td><td>${s.consecutive_unreadable === null || s.consecutive_unreadable === undefined ? '' : String(s.consecutive_unreadable)}</td></tr>`)}
 </tbody></table>`);
   });
+
+  ingredientPages(app, { pool: o.pool, send, act, csrfField, field });
 
   app.use((req, res) => {
     res.status(404).type('html').send(page('Not found', html`<p>Nothing here.</p>`, { operator: req.session?.operator?.name ?? null }));

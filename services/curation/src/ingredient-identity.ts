@@ -219,6 +219,8 @@ const IdentifiersInput = {
 export const AddIngredientInput = z.strictObject({
   name: text(200),
   kind: z.string().trim().regex(/^[a-z][a-z_]{1,39}$/, 'a kind is lowercase letters and underscores').default('ingredient'),
+  // More names it is printed as (the console adds the declared name it was created from).
+  aliases: z.array(text(200)).max(20).default([]),
   ...IdentifiersInput,
   by: text(120),
 });
@@ -328,11 +330,11 @@ export async function addIngredient(pool: Pool, input: unknown): Promise<Identit
     await takeRecordWriterLock(client);
     const index = await loadIdentityIndex(client);
     const ingredientId = newIngredientId(a.name, index);
-    const fresh = claim(index, ingredientId, { names: [a.name], uniis: a.uniis, groups: a.groups });
+    const fresh = claim(index, ingredientId, { names: [a.name, ...a.aliases], uniis: a.uniis, groups: a.groups });
     await client.query('INSERT INTO ingredients (ingredient_id, name, kind) VALUES ($1, $2, $3)', [ingredientId, a.name, a.kind]);
     await attach(client, ingredientId, a.by, fresh);
     const lines = await reidentifyLines(client);
-    await logChange(client, a.by, 'add', { ingredient_id: ingredientId, name: a.name, uniis: a.uniis, groups: a.groups, lines_reidentified: lines });
+    await logChange(client, a.by, 'add', { ingredient_id: ingredientId, name: a.name, aliases: a.aliases, uniis: a.uniis, groups: a.groups, lines_reidentified: lines });
     return { ...(await describe(client, ingredientId)), lines_reidentified: lines };
   });
   return { ...result, record_version };
