@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { createPool, type Pool } from '@evidence-record/platform';
 import { createRecordApp } from '@evidence-record/record';
 import { importCaptures, reidentifyLines } from '@evidence-record/curation';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { UsageError, nouns, parseFlags } from '@evidence-record/admin';
 
 /**
@@ -17,7 +18,7 @@ import { UsageError, nouns, parseFlags } from '@evidence-record/admin';
  */
 let db: TestDatabase;
 let pool: Pool;
-let record: RunningService;
+let record: InProcessService;
 let src: SourceServer;
 let env: NodeJS.ProcessEnv;
 
@@ -33,9 +34,9 @@ interface Fact {
   value: { declared_name: string; amount: number | null; unit: string | null; ingredient_id: string | null };
 }
 async function productRecord(productId: string): Promise<{ record_version: string; facts: Fact[] }> {
-  const res = await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${productId}`);
+  const res = await record.get(`/api/v1/products/${productId}`);
   expect(res.status).toBe(200);
-  const body = (await res.json()) as { record_version: string; verified_facts: Fact[] };
+  const body = res.body as unknown as { record_version: string; verified_facts: Fact[] };
   return { record_version: body.record_version, facts: body.verified_facts.filter((f) => f.kind === 'declared_ingredient') };
 }
 
@@ -77,8 +78,7 @@ beforeAll(async () => {
   pool = createPool(db.url, { max: 4 });
   src = await startSourceServer();
   env = { DATABASE_URL: db.url, USER: 'dana', MONITOR_ALLOW_LOCALHOST: '1', MONITOR_HOST_INTERVAL_MS: '0', DSLD_BASE_URL: `${src.origin}/dsld/v9` };
-  const log = createLogger('record-test', 'silent');
-  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+  record = await startInProcess('record', db.url, (deps) => createRecordApp({ ...deps, publicBaseUrl: 'https://er.test' }));
 });
 
 afterAll(async () => {

@@ -152,40 +152,22 @@ export async function applyCatalogueIn(client: PoolClient, entries: readonly Cat
     }
   }
   if (ingredients.length + names.length + uniis.length + groups.length === 0) return out;
-  if (ingredients.length) {
-    await client.query('INSERT INTO ingredients (ingredient_id, name, kind) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
-      ingredients.map((r) => r[0]),
-      ingredients.map((r) => r[1]),
-      ingredients.map((r) => r[2]),
-    ]);
-  }
-  if (names.length) {
-    await client.query('INSERT INTO ingredient_synonyms (synonym, synonym_norm, ingredient_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
-      names.map((r) => r[0]),
-      names.map((r) => r[1]),
-      names.map((r) => r[2]),
-    ]);
-  }
-  if (uniis.length) {
-    await client.query('INSERT INTO ingredient_uniis (unii, ingredient_id, source) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])', [
-      uniis.map((r) => r[0]),
-      uniis.map((r) => r[1]),
-      uniis.map((r) => r[2]),
-    ]);
-  }
-  if (groups.length) {
-    await client.query('INSERT INTO ingredient_groups (group_name, group_norm, form_name, form_norm, ingredient_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])', [
-      groups.map((r) => r[0]),
-      groups.map((r) => r[1]),
-      groups.map((r) => r[2]),
-      groups.map((r) => r[3]),
-      groups.map((r) => r[4]),
-    ]);
-  }
+  await insertRows(client, 'ingredients (ingredient_id, name, kind)', ingredients);
+  await insertRows(client, 'ingredient_synonyms (synonym, synonym_norm, ingredient_id)', names);
+  await insertRows(client, 'ingredient_uniis (unii, ingredient_id, source)', uniis);
+  await insertRows(client, 'ingredient_groups (group_name, group_norm, form_name, form_norm, ingredient_id)', groups);
   Object.assign(out, { ingredients_added: ingredients.length, names_added: names.length, uniis_added: uniis.length, groups_added: groups.length });
   out.lines_reidentified = await reidentifyLines(client, index);
   await logChange(client, by, 'catalogue', { ...out, conflicts: out.conflicts.length });
   return out;
+}
+
+/** One INSERT of many rows, column by column (`target` is the table and its columns, all text). */
+async function insertRows(client: PoolClient, target: string, rows: ReadonlyArray<ReadonlyArray<string | null>>): Promise<void> {
+  if (rows.length === 0) return;
+  const width = rows[0]!.length;
+  const columns = Array.from({ length: width }, (_, c) => rows.map((r) => r[c] ?? null));
+  await client.query(`INSERT INTO ${target} SELECT * FROM unnest(${columns.map((_, c) => `$${c + 1}::text[]`).join(', ')})`, columns);
 }
 
 /** Applies the catalogue as its own Record change (migrate, `npm run up`): `record_version` null when it was all there. */
