@@ -6,7 +6,7 @@ import { importCaptures, reidentifyLines } from '@evidence-record/curation';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
-import { UsageError, nouns, parseFlags } from '@evidence-record/admin';
+import { UsageError, inProcessAdmin } from '@evidence-record/admin';
 
 /**
  * Ingredient identity curation (decision 1500, docs/curation.md), run
@@ -22,12 +22,7 @@ let record: InProcessService;
 let src: SourceServer;
 let env: NodeJS.ProcessEnv;
 
-async function admin(...argv: string[]): Promise<Record<string, unknown>> {
-  const [noun, verb, ...rest] = argv;
-  const run = nouns.find((n) => n.noun === noun)?.verbs[verb ?? '']?.run;
-  if (!run) throw new Error(`no verb ${noun} ${verb}`);
-  return run({ pool, flags: parseFlags(rest), env, onClose: () => undefined });
-}
+const admin = inProcessAdmin(() => pool, () => env);
 
 interface Fact {
   kind: string;

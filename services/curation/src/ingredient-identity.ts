@@ -221,17 +221,12 @@ function parsed<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   return r.data;
 }
 
-export interface IdentityChange {
-  ingredient_id: string;
-  name: string;
-  kind: string;
-  names: string[];
-  uniis: string[];
-  groups: string[];
+/** An ingredient as a curation verb leaves it. */
+export type IdentityChange = Omit<IngredientListed, 'lines'> & {
   /** Lines already read that this change identified (or identified otherwise). */
   lines_reidentified: number;
   record_version: string | null;
-}
+};
 
 /** Refuses an identifier that already identifies another ingredient: a name would be identified as two. */
 function claim(index: IdentityIndex, target: string, what: { names: string[]; uniis: string[]; groups: string[] }) {
@@ -279,16 +274,10 @@ async function attach(client: PoolClient, ingredientId: string, by: string, fres
 }
 
 async function describe(db: Db, ingredientId: string): Promise<Omit<IdentityChange, 'lines_reidentified' | 'record_version'>> {
-  const { rows } = await db.query<{ ingredient_id: string; name: string; kind: string; names: string[]; uniis: string[]; groups: string[] }>(
-    `SELECT i.ingredient_id, i.name, i.kind,
-            coalesce((SELECT array_agg(s.synonym ORDER BY s.synonym) FROM ingredient_synonyms s WHERE s.ingredient_id = i.ingredient_id), '{}') AS names,
-            coalesce((SELECT array_agg(u.unii ORDER BY u.unii) FROM ingredient_uniis u WHERE u.ingredient_id = i.ingredient_id), '{}') AS uniis,
-            coalesce((SELECT array_agg(g.group_name || coalesce(' as ' || g.form_name, '') ORDER BY g.group_name, g.form_norm) FROM ingredient_groups g WHERE g.ingredient_id = i.ingredient_id), '{}') AS groups
-       FROM ingredients i WHERE i.ingredient_id = $1`,
-    [ingredientId],
-  );
+  const { rows } = await db.query<IngredientListed>(`${INGREDIENTS_LISTED} WHERE i.ingredient_id = $1`, [ingredientId]);
   if (!rows[0]) throw new NotFound(`no ingredient ${ingredientId}`);
-  return rows[0];
+  const { lines: _lines, ...described } = rows[0];
+  return described;
 }
 
 /** An id for a new ingredient from its name: ing_ and the name's letters and digits, numbered if taken. */
@@ -388,18 +377,20 @@ export interface IngredientListed {
   names: string[];
   uniis: string[];
   groups: string[];
+  /** Declared lines it identifies. */
   lines: number;
 }
 
 /** Every canonical ingredient with its identifiers and how many declared lines it identifies. */
 export async function listIngredients(db: Db): Promise<IngredientListed[]> {
-  const { rows } = await db.query<IngredientListed>(
-    `SELECT i.ingredient_id, i.name, i.kind,
-            coalesce((SELECT array_agg(s.synonym ORDER BY s.synonym) FROM ingredient_synonyms s WHERE s.ingredient_id = i.ingredient_id), '{}') AS names,
-            coalesce((SELECT array_agg(u.unii ORDER BY u.unii) FROM ingredient_uniis u WHERE u.ingredient_id = i.ingredient_id), '{}') AS uniis,
-            coalesce((SELECT array_agg(g.group_name || coalesce(' as ' || g.form_name, '') ORDER BY g.group_name, g.form_norm) FROM ingredient_groups g WHERE g.ingredient_id = i.ingredient_id), '{}') AS groups,
-            (SELECT count(*)::int FROM declared_ingredients d WHERE d.ingredient_id = i.ingredient_id) AS lines
-       FROM ingredients i ORDER BY i.ingredient_id`,
-  );
-  return rows;
+  return (await db.query<IngredientListed>(`${INGREDIENTS_LISTED} ORDER BY i.ingredient_id`)).rows;
 }
+
+/** An ingredient with its identifiers, as the verbs answer it. */
+const INGREDIENTS_LISTED = `
+  SELECT i.ingredient_id, i.name, i.kind,
+         coalesce((SELECT array_agg(s.synonym ORDER BY s.synonym) FROM ingredient_synonyms s WHERE s.ingredient_id = i.ingredient_id), '{}') AS names,
+         coalesce((SELECT array_agg(u.unii ORDER BY u.unii) FROM ingredient_uniis u WHERE u.ingredient_id = i.ingredient_id), '{}') AS uniis,
+         coalesce((SELECT array_agg(g.group_name || coalesce(' as ' || g.form_name, '') ORDER BY g.group_name, g.form_norm) FROM ingredient_groups g WHERE g.ingredient_id = i.ingredient_id), '{}') AS groups,
+         (SELECT count(*)::int FROM declared_ingredients d WHERE d.ingredient_id = i.ingredient_id) AS lines
+    FROM ingredients i`;
