@@ -212,6 +212,16 @@ export const ingredientCatalogue: CatalogueEntry[] = [
     uniis: [u('5S29HWU6QB', gsrs('botanical', 'cinnamon', 'CINNAMON'))], groups: [{ group: 'Cinnamon' }] },
   { ingredient_id: 'ing_lions_mane', name: "Lion's Mane (Hericium erinaceus)", kind: 'botanical', synonyms: ["Lion's Mane", "Lion's Mane powder", 'Hericium erinaceus', "Lion's Mane Mushroom"],
     uniis: [u('Y62T8P9AAP', gsrs('botanical', 'lion_s_mane', 'Hericium erinaceus whole'))], groups: [{ group: 'Hericium mushroom' }] },
+  { ingredient_id: 'ing_cordyceps_militaris', name: 'Cordyceps militaris', kind: 'botanical', synonyms: ['Cordyceps militaris Mushroom', 'Cordyceps militaris Fruiting Body'],
+    uniis: [u('J617U5X7NN', gsrs('botanical', 'cordyceps_mushroom_powder', 'CORDYCEPS MILITARIS WHOLE'))] },
+  { ingredient_id: 'ing_reishi', name: 'Reishi (Ganoderma lucidum)', kind: 'botanical', synonyms: ['Reishi', 'Ganoderma lucidum', 'Reishi Mushroom'],
+    uniis: [u('TKD8LH0X2Z', gsrs('botanical', 'reishi_mushroom', 'REISHI'))] },
+  { ingredient_id: 'ing_shiitake', name: 'Shiitake (Lentinula edodes)', kind: 'botanical', synonyms: ['Shiitake', 'Lentinula edodes', 'Shiitake Mushroom'],
+    uniis: [u('1A64QN2D2F', gsrs('botanical', 'shiitake_mushroom', 'SHIITAKE MUSHROOM'))] },
+  { ingredient_id: 'ing_king_oyster_mushroom', name: 'King Oyster Mushroom (Pleurotus eryngii)', kind: 'botanical', synonyms: ['Pleurotus eryngii', 'King Oyster Mushroom'] },
+  { ingredient_id: 'ing_turkey_tail', name: 'Turkey Tail (Trametes versicolor)', kind: 'botanical', synonyms: ['Trametes versicolor', 'Turkey Tail', 'Coriolus versicolor'] },
+  { ingredient_id: 'ing_amla', name: 'Amla (Phyllanthus emblica fruit)', kind: 'botanical', synonyms: ['Capros', 'Amla', 'Phyllanthus emblica Fruit Extract', 'Indian Gooseberry'] },
+  { ingredient_id: 'ing_nattokinase', name: 'Nattokinase', kind: 'other', synonyms: ['NSK-SD', 'NSK-SD40'], uniis: [u('H81695M5OP', gsrs('iqm', 'nattokinase', 'NATTOKINASE'))] },
 
   // --- Vitamins ------------------------------------------------------------------------------------------
   { ingredient_id: 'ing_vitamin_a', name: 'Vitamin A', kind: 'vitamin', uniis: [u('81G40H8B0T', gsrs('iqm', 'vitamin_a', 'VITAMIN A'))], groups: [{ group: 'Vitamin A' }] },

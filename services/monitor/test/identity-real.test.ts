@@ -71,7 +71,10 @@ function csvRecords(text: string): Array<Record<string, string>> {
   const header = fields(lines[0]!);
   return lines.slice(1).map((l) => Object.fromEntries(fields(l).map((v, i) => [header[i]!, v])));
 }
-const exportRows = csvRecords(readFileSync(new URL('dsld-export/preworkout-facts.csv', fixtures), 'utf8')).map((r) => ({
+const exportText = readFileSync(new URL('dsld-export/preworkout-facts.csv', fixtures), 'utf8');
+// The second excerpt is lines from further down the same file, without its header line: read under the first's.
+const moreText = readFileSync(new URL('dsld-export/preworkout-facts.more.csv', fixtures), 'utf8');
+const exportRows = csvRecords(`${exportText}${moreText}`).map((r) => ({
   declared_name: r['Ingredient']!,
   category: r['DSLD Ingredient Categories'] ?? null,
 }));
@@ -86,7 +89,7 @@ describe('ingredient identity on real pre-workout labels', () => {
 
   it('identifies at least 95 % of the rows of the real DSLD facts export (names only), and says which are left', () => {
     const m = measure(exportRows);
-    expect(m.rows).toBe(136);
+    expect(m.rows).toBe(183);
     expect(m.share).toBeGreaterThanOrEqual(0.95);
     expect(m.unidentified.sort()).toEqual(['Micronized alpha-Ketogluarate', 'Oleuropein Aglycone', 'Pikatropin']);
   });
@@ -97,6 +100,9 @@ describe('ingredient identity on real pre-workout labels', () => {
     for (const l of caffeineRows) expect(identify(l, index), l.declared_name).toMatchObject({ ingredient_id: 'ing_caffeine', identified_by: 'group' });
     // The export has no groups: its caffeine rows, read by hand, by their printed names (Infinergy is di-caffeine malate).
     const printed = ['Caffeine Anhydrous', 'Caffeine Citrate', '1,3,7-trimethyl-1H-purine-2,6(3H,7H)-dione', 'Infinergy(TM)'];
+    expect(exportRows.filter((r) => /caffeine|purine|infinergy/i.test(r.declared_name) && r.category !== 'blend').map((r) => r.declared_name).sort()).toEqual(
+      [...Array(10).fill('Caffeine Anhydrous'), '1,3,7-trimethyl-1H-purine-2,6(3H,7H)-dione', 'Caffeine Citrate'].sort(),
+    );
     for (const name of printed) expect(exportRows.some((r) => r.declared_name === name), name).toBe(true);
     for (const name of printed) expect(identify({ declared_name: name }, index), name).toMatchObject({ ingredient_id: 'ing_caffeine' });
     // And the ways caffeine is printed that these labels do not happen to use.
