@@ -199,6 +199,19 @@ describe('ingredient identity curation', () => {
         )).rows.map((r) => [r.declared_name, r.ingredient_id]),
       );
     const read = await lines();
+    // Each line keeps what DSLD identifies it by, and says which rule identified it.
+    const kept = (await pool.query<{ declared_name: string; unii: string | null; ingredient_group: string | null; forms: string[]; ingredient_id: string | null; identified_by: string | null }>(
+      `SELECT d.declared_name, d.unii, d.ingredient_group, d.forms, d.ingredient_id, d.identified_by FROM declared_ingredients d JOIN history_states h USING (state_id)
+        WHERE h.product_id = $1 AND d.declared_name IN ('Calcium', 'CarnoSyn', 'micronized Creatine', 'ZumXR Caffeine') ORDER BY d.position`,
+      [productId],
+    )).rows;
+    expect(kept).toEqual([
+      { declared_name: 'Calcium', unii: 'SY7Q814VUP', ingredient_group: 'Calcium', forms: [], ingredient_id: 'ing_calcium', identified_by: 'unii' },
+      // uniiCode "0" is DSLD's placeholder: no UNII.
+      { declared_name: 'CarnoSyn', unii: null, ingredient_group: 'Beta-Alanine', forms: ['Beta-Alanine'], ingredient_id: 'ing_beta_alanine', identified_by: 'group' },
+      { declared_name: 'micronized Creatine', unii: null, ingredient_group: 'Creatine', forms: ['Creatine Monohydrate'], ingredient_id: 'ing_creatine_monohydrate', identified_by: 'group' },
+      { declared_name: 'ZumXR Caffeine', unii: null, ingredient_group: 'Caffeine', forms: [], ingredient_id: 'ing_caffeine', identified_by: 'group' },
+    ]);
     expect(read.get('Calcium')).toBe('ing_calcium');
     expect(read.get('CarnoSyn')).toBe('ing_beta_alanine');
     expect(read.get('L-Citrulline Malate')).toBe('ing_citrulline_malate');

@@ -9,6 +9,9 @@ import { identify, identityStamp, loadIdentityIndex, type DeclaredIdentifiers, t
  * and reloaded when identity changes (the newest `ingredient_identity_changes`
  * row moves; `sync` checks it inside each batch's transaction) or after `ttlMs`.
  */
+/** What identity resolution is given of a declared line: its name as printed and the label's own identifiers for it. */
+export type IdentityQuery = DeclaredIdentifiers;
+
 export class IngredientNames {
   private index: IdentityIndex | null = null;
   private stamp = -1;
