@@ -160,6 +160,24 @@ describe('ingredient identity curation', () => {
     expect(rows).toEqual([{ ingredient_id: null, identified_by: null, ingredient_group: 'Creatine', forms: ['Creatine Nitrate'] }]);
   });
 
+  it('compares products line by line when one label declares an ingredient on two lines (caffeine anhydrous and citrate)', async () => {
+    const two = (await admin('product', 'add', '--brand', 'Identity Test', '--name', 'Two Caffeines')).product_id as string;
+    const one = (await admin('product', 'add', '--brand', 'Identity Test', '--name', 'One Caffeine')).product_id as string;
+    const label = (productId: string, ingredients: Array<{ declared_name: string; amount: number; unit: string }>) => ({
+      captures: [{ product_id: productId, source: { kind: 'manufacturer', url: `https://identity-test.example/${productId}`, retailer: null }, observed_at: '2026-05-01',
+        preserved: { path: `captures/${productId}.json`, sha256: 'd'.repeat(64) }, label: { classification: 'comparable', serving: { size: 10, unit: 'g', servings_per_container: 30, description: null }, ingredients }, prices: [] }],
+    });
+    await importCaptures(pool, label(two, [{ declared_name: 'Caffeine Anhydrous', amount: 300, unit: 'mg' }, { declared_name: 'Caffeine Citrate', amount: 50, unit: 'mg' }]));
+    await importCaptures(pool, label(one, [{ declared_name: 'Caffeine Anhydrous', amount: 150, unit: 'mg' }]));
+    const res = await fetch(`${record.url}/api/v1/products/compare`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product_ids: [two, one] }) });
+    expect(res.status).toBe(200);
+    const rows = ((await res.json()) as { comparison: { ingredients: Array<{ ingredient_id: string | null; name: string; declared: Array<{ declared: boolean; declared_name: string | null; amount: number | null }> }> } }).comparison.ingredients;
+    expect(rows.map((r) => [r.ingredient_id, r.name, r.declared.map((c) => (c.declared ? `${c.declared_name} ${c.amount}` : null))])).toEqual([
+      ['ing_caffeine', 'Caffeine', ['Caffeine Anhydrous 300', 'Caffeine Anhydrous 150']],
+      ['ing_caffeine', 'Caffeine Citrate', ['Caffeine Citrate 50', null]],
+    ]);
+  });
+
   it('refuses an alias or an ingredient that would identify a name as two, and every malformed identifier, writing nothing', async () => {
     const before = await counts();
     const refused = async (argv: string[], code: string) => {
