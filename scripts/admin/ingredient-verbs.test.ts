@@ -7,6 +7,7 @@ import { startSourceServer, type SourceServer } from '@evidence-record/demo-sour
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { UsageError, inProcessAdmin } from '@evidence-record/admin';
+import { cliEnv } from '@evidence-record/admin/config';
 
 /**
  * Ingredient identity curation (decision 1500, docs/curation.md), run
@@ -72,7 +73,8 @@ beforeAll(async () => {
   db = await demoDatabase();
   pool = createPool(db.url, { max: 4 });
   src = await startSourceServer();
-  env = { DATABASE_URL: db.url, USER: 'dana', MONITOR_ALLOW_LOCALHOST: '1', MONITOR_HOST_INTERVAL_MS: '0', DSLD_BASE_URL: `${src.origin}/dsld/v9` };
+  // What a verb gets from the CLI's plumbing: the declared settings only (reading another fails the test).
+  env = cliEnv({ DATABASE_URL: db.url, USER: 'dana', MONITOR_ALLOW_LOCALHOST: '1', MONITOR_HOST_INTERVAL_MS: '0', DSLD_BASE_URL: `${src.origin}/dsld/v9` });
   record = await startInProcess('record', db.url, (deps) => createRecordApp({ ...deps, publicBaseUrl: 'https://er.test' }));
 });
 
