@@ -207,7 +207,7 @@ describe('SSRF guard', () => {
   it('refuses private, link-local and loopback addresses at source add, by name, and after a redirect', async () => {
     const p = await product(pool, 'Guard Flow');
     const policy = policyOf(settings);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.8/label', 'http://[::1]:8080/', 'http://127.0.0.2/', 'file:///etc/passwd', `http://localhost:${src.port}/`]) {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.8/label', 'http://[::1]:8080/', `http://[::127.0.0.1]:${src.port}/`, 'http://[::ffff:7f00:1]/', 'http://127.0.0.2/', 'file:///etc/passwd', `http://localhost:${src.port}/`]) {
       await expect(addSource(pool, { product_id: p, kind: 'offer_page', url }, policy)).rejects.toThrow(/public address|names this machine|only http/);
     }
     // A name that resolves to 127.0.0.1 is refused, even where http://127.0.0.1 itself is admitted.
@@ -224,8 +224,17 @@ describe('SSRF guard', () => {
     const rebinding = testMonitor(pool, settings, { resolve: localhostOnly });
     const bad = await rebinding.deps.fetcher.get(`http://rebound.test:${src.port}/dsld/v9/label/3001`).catch((e: Error) => e);
     expect(bad).toMatchObject({ code: 'refused_address' });
+    // IPv4-compatible IPv6 (::/96) at fetch time: as a redirect's literal, and as a name's answer.
+    src.behaviours.set('/dsld/v9/label/3001', { redirectTo: `http://[::127.0.0.1]:${src.port}/dsld/v9/label/3001`, times: 1 });
+    await pool.query('UPDATE sources SET next_check_due = now() WHERE source_id = $1', [source_id]);
+    await runOnce(deps, { productId: p });
+    expect((await checks(source_id)).at(-1)).toMatchObject({ outcome: 'unreadable', reason: expect.stringMatching(/^refused_address: ::7f00:1 is not a public address/) });
+    const compatible = testMonitor(pool, settings, { resolve: async () => [{ address: '::7f00:1', family: 6 }] });
+    const refused = await compatible.deps.fetcher.get(`http://compatible.test:${src.port}/dsld/v9/label/3001`).catch((e: Error) => e);
+    expect(refused).toMatchObject({ code: 'refused_address', message: expect.stringMatching(/resolves to ::7f00:1/) });
     await deps.close();
     await rebinding.deps.close();
+    await compatible.deps.close();
   });
 });
 
