@@ -1,6 +1,6 @@
 import { addProduct, addProductIn, retireProduct, AddProductInput, CurationRefused } from '@evidence-record/curation';
 import { withRecordChange } from '@evidence-record/platform';
-import { addSource, createMonitor, parseDsldLabel, policyOf } from '@evidence-record/monitor';
+import { addSource, createMonitor, dropDsldKeyOffOrigin, parseDsldLabel, policyOf, withDsldKey } from '@evidence-record/monitor';
 import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
 import { monitorSettings } from './monitor';
 
@@ -52,9 +52,7 @@ export const product: Noun = {
         const url = `${settings.DSLD_BASE_URL.replace(/\/+$/, '')}/label/${id}`;
         const monitor = createMonitor(pool, settings);
         try {
-          const reqUrl = new URL(url);
-          if (settings.DSLD_API_KEY) reqUrl.searchParams.set('api_key', settings.DSLD_API_KEY);
-          const res = await monitor.fetcher.get(reqUrl.toString());
+          const res = await monitor.fetcher.get(withDsldKey(settings, url), { beforeRedirect: async (next) => dropDsldKeyOffOrigin(settings, next) });
           if (res.status !== 200) throw new CurationRefused(`DSLD answered ${res.status} for label ${id}`, res.status === 404 ? 'not_found' : 'source_unreadable');
           const parsed = parseDsldLabel(res.body.toString('utf8'));
           if (!parsed.ok) throw new CurationRefused(`label ${id}: ${parsed.reason}`, 'source_unreadable');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf } from '@evidence-record/monitor';
+import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf, type MonitorSettings } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -13,12 +13,14 @@ import { localhostOnly, product, testMonitor, testSettings } from './support';
 let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
-const settings = testSettings();
+/** The local stack's settings, with DSLD at the fixture server (a dsld_label source elsewhere is refused). */
+let settings: MonitorSettings;
 
 beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 8 });
   src = await startSourceServer();
+  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
   await pool.query(`INSERT INTO ingredients (ingredient_id, name) VALUES ('ing_caffeine', 'Caffeine'), ('ing_beta_alanine', 'Beta-Alanine')`);
   await pool.query(`INSERT INTO ingredient_synonyms (synonym, synonym_norm, ingredient_id) VALUES ('Caffeine Anhydrous', 'caffeine anhydrous', 'ing_caffeine')`);
 });
@@ -306,7 +308,8 @@ describe('replicas', () => {
     const slowPath = '/shop/r0/replica-flow';
     await pool.query(`UPDATE sources SET next_check_due = now() - interval '1 second' WHERE product_id = $1 AND url LIKE '%/shop/r0/%'`, [p]);
     await pool.query(`DELETE FROM host_slots`);
-    const shortLease = { ...many, MONITOR_LEASE_MS: 800, MONITOR_READ_TIMEOUT_MS: 5_000 };
+    // The lease taken below is 800 ms; A's own settings let its read run 5 s (a replica that stalled past its lease).
+    const shortLease = { ...many, MONITOR_READ_TIMEOUT_MS: 5_000 };
     const a2 = testMonitor(pool, shortLease, { owner: 'replica-a', resolve: localhostOnly, realClock: true });
     const b2 = testMonitor(pool, shortLease, { owner: 'replica-b', resolve: localhostOnly, realClock: true });
     const [leased] = await leaseDue(pool, { owner: 'replica-a', limit: 1, leaseMs: 800, productId: null });
@@ -329,7 +332,7 @@ describe('replicas', () => {
 
 describe('robots.txt across replicas', () => {
   it('is read once per TTL whatever the number of replicas, and its expiry is shared too', async () => {
-    const kept = testSettings({ MONITOR_ROBOTS_TTL_MS: 3_600_000 });
+    const kept = { ...settings, MONITOR_ROBOTS_TTL_MS: 3_600_000 };
     const [p1, p2] = [await product(pool, 'Robots One'), await product(pool, 'Robots Two')];
     src.labels.set(1301, dsldLabel({ id: 1301, brand: 'Testbrand Labs', name: 'Robots One', caffeineMg: 150 }));
     src.labels.set(1302, dsldLabel({ id: 1302, brand: 'Testbrand Labs', name: 'Robots Two', caffeineMg: 160 }));
