@@ -26,10 +26,16 @@ node dist/seed-demo.mjs >&2
 
 [ -f "$ER_RUN_DIR/cursor-secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/cursor-secret"
 export CURSOR_SECRET; CURSOR_SECRET=$(cat "$ER_RUN_DIR/cursor-secret")
-# The gateway signs every request it forwards; the services accept nothing else (decision 0313).
+# The gateway signs every request it forwards; the services accept nothing else (decision 0313). Each service has
+# its own key (<NAME>_SIGNING_KEYS, in .run/signing-keys/<name>, readable by this user only); the gateway gets them all.
 # Every service listens on 127.0.0.1 only (LISTEN_HOST's default): nothing but this machine reaches them.
-[ -f "$ER_RUN_DIR/internal-signing-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/internal-signing-key"
-export INTERNAL_SIGNING_KEYS; INTERNAL_SIGNING_KEYS=$(cat "$ER_RUN_DIR/internal-signing-key")
+mkdir -p "$ER_RUN_DIR/signing-keys" && chmod 700 "$ER_RUN_DIR/signing-keys"
+for signed in $ER_SIGNED_SERVICES; do
+  [ -f "$ER_RUN_DIR/signing-keys/$signed" ] || (umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/signing-keys/$signed")
+  signed_var="$(printf '%s' "$signed" | tr 'a-z-' 'A-Z_')_SIGNING_KEYS"
+  export "$signed_var=$(cat "$ER_RUN_DIR/signing-keys/$signed")"
+done
+rm -f "$ER_RUN_DIR/internal-signing-key" # the one shared key of before decision 0313's per-service keys
 export LISTEN_HOST=${LISTEN_HOST:-127.0.0.1}
 # Signs (email worker) and verifies (gateway) the one-click unsubscribe links of alert emails.
 [ -f "$ER_RUN_DIR/unsubscribe-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/unsubscribe-key"

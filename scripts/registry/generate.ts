@@ -72,7 +72,9 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.nats) w.nats = true;
     if (n.smtp) w.smtp = true;
     if (n.cursorSecret) w.cursor = true;
-    if (n.internalSigning) w.signing = true;
+    // Whose signing keys the pod gets (decision 0313): a verifying service its own; the signer those of the services it calls that verify.
+    if (n.internalSigning === 'verify') w.signingKeys = [s.name];
+    if (n.internalSigning === 'sign') w.signingKeys = (s.calls ?? []).filter((c) => all.find((x) => x.name === c)?.needs?.internalSigning === 'verify');
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
     if (n.internet) w.internet = true;
@@ -97,7 +99,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     'come from the registry rather than values.yaml.',
     '  http/port: serves HTTP on this port (Service, probes, metrics)',
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
-    '  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)',
+    '  signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
     '  internet: egress to public addresses (networkPolicy.egress.internet)',
     '  publicBaseUrl: gets PUBLIC_BASE_URL',

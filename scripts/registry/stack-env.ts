@@ -4,8 +4,10 @@
  * variable wins) and ER_SERVICE_WAVES, the services in start waves
  * ("name:port" words; a wave per line; port "-" for a service without HTTP).
  * The gateway's port is $GATEWAY_PORT when set (the design card's fixed point).
+ * ER_SIGNED_SERVICES names the services that accept only signed requests, each
+ * with its own <NAME>_SIGNING_KEYS (decision 0313; up.sh makes one key each).
  */
-import { services, startWaves, urlEnvName, type ServiceEntry } from '@evidence-record/registry';
+import { services, startWaves, urlEnvName, verifyingServices, type ServiceEntry } from '@evidence-record/registry';
 
 const portExpr = (s: ServiceEntry) => (s.name === 'gateway' ? '$GATEWAY_PORT' : String(s.port));
 const lines: string[] = [];
@@ -23,4 +25,5 @@ const waves = startWaves(services.map((s) => s.name)).map((w) =>
   }),
 );
 lines.push(`ER_SERVICE_WAVES="${waves.map((w) => w.join(' ')).join('\n')}"`);
+lines.push(`ER_SIGNED_SERVICES="${verifyingServices().join(' ')}"`);
 console.log(lines.join('\n'));

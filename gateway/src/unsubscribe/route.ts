@@ -175,6 +175,7 @@ export function maskEmail(email: string): string {
  */
 async function unwatch(gw: GatewayContext, ex: Exchange, claims: UnsubscribeClaims): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null }> {
   const answer = await gw.upstreams.forward(ex.req, ex.res, {
+    service: 'watch',
     target: gw.config.upstreams.watch,
     path: `/internal/unsubscribe/${claims.productId}`,
     headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent },

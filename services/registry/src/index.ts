@@ -22,8 +22,12 @@ const Needs = z.strictObject({
   smtp: z.boolean().optional(),
   /** CURSOR_SECRET (signs list cursors). */
   cursorSecret: z.boolean().optional(),
-  /** INTERNAL_SIGNING_KEYS: the gateway signs the requests it forwards with it, the services it calls verify them (decision 0313). */
-  internalSigning: z.boolean().optional(),
+  /**
+   * Internal request signing (decision 0313), one key set per verifying service: `verify` gets its own
+   * `<NAME>_SIGNING_KEYS` and accepts only requests signed with it; `sign` (the gateway) gets the keys of every
+   * service it calls that verifies, and of no other.
+   */
+  internalSigning: z.enum(['sign', 'verify']).optional(),
   /** UNSUBSCRIBE_SIGNING_KEY: signs (the email worker) or verifies (the gateway, which also reads the previous key of a rotation) the one-click unsubscribe links of alert emails. */
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
@@ -80,6 +84,9 @@ export const Registry = z
       for (const callee of s.calls ?? []) {
         if (!r.services.find((x) => x.name === callee)?.http) ctx.addIssue({ code: 'custom', message: `${s.name} calls ${callee}, which serves no HTTP` });
       }
+      if (s.needs?.internalSigning === 'verify' && !r.services.some((x) => x.needs?.internalSigning === 'sign' && x.calls?.includes(s.name))) {
+        ctx.addIssue({ code: 'custom', message: `${s.name} verifies signed requests, but no signing service calls it` });
+      }
     }
   });
 export type Registry = z.infer<typeof Registry>;
@@ -105,6 +112,16 @@ export function service(name: string): RegisteredService {
 /** The env var that carries a service's base URL to its callers: `email-worker` → `EMAIL_WORKER_URL`. */
 export function urlEnvName(name: string): string {
   return `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+}
+
+/** The env var that carries the keys of signed requests to a service (decision 0313): `record` → `RECORD_SIGNING_KEYS`. */
+export function signingKeysEnvName(name: string): string {
+  return `${name.toUpperCase().replace(/-/g, '_')}_SIGNING_KEYS`;
+}
+
+/** Services that accept only signed requests, each with keys of its own. */
+export function verifyingServices(all: readonly ServiceEntry[] = services): string[] {
+  return all.filter((s) => s.needs?.internalSigning === 'verify').map((s) => s.name);
 }
 
 /** Services that call `name` (derived from every entry's `calls`). */
