@@ -95,6 +95,8 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
       return null;
     }
     reading = { outcome: 'unreadable', reason: `internal: ${(err as Error).message}`.slice(0, 300), status: null, retryAfterMs: null };
+  } finally {
+    deadline.clear();
   }
   const durationMs = Math.round(performance.now() - started);
   try {

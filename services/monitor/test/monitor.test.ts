@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf, type MonitorSettings } from '@evidence-record/monitor';
+import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf, type CheckRecorder, type MonitorSettings } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -304,22 +304,35 @@ describe('replicas', () => {
     expect(per.rows).toHaveLength(24);
     expect(per.rows.every((r) => r.n === 1)).toBe(true);
 
-    // Replica A takes a check and stalls mid-read past its lease; B retakes it after expiry and records it; A's late write is refused.
-    const slowPath = '/shop/r0/replica-flow';
+    // Replica A takes a check and stalls past its lease; B retakes it after expiry and records it; A's late write is
+    // refused. A's network reads cannot outlive its lease (the check's deadline is at most half of it), so A stalls
+    // between its read and its write, as a frozen process or a long pause would.
     await pool.query(`UPDATE sources SET next_check_due = now() - interval '1 second' WHERE product_id = $1 AND url LIKE '%/shop/r0/%'`, [p]);
     await pool.query(`DELETE FROM host_slots`);
-    // The lease taken below is 800 ms; A's own settings let its read run 5 s (a replica that stalled past its lease).
-    const shortLease = { ...many, MONITOR_READ_TIMEOUT_MS: 5_000 };
+    const shortLease = { ...many, MONITOR_LEASE_MS: 800 };
     const a2 = testMonitor(pool, shortLease, { owner: 'replica-a', resolve: localhostOnly, realClock: true });
     const b2 = testMonitor(pool, shortLease, { owner: 'replica-b', resolve: localhostOnly, realClock: true });
+    let thaw!: () => void;
+    const thawed = new Promise<void>((r) => (thaw = r));
+    let stalled = false;
+    const frozen = {
+      ...a2.deps,
+      recorder: {
+        record: async (...args: Parameters<CheckRecorder['record']>) => {
+          stalled = true;
+          await thawed;
+          return a2.deps.recorder.record(...args);
+        },
+      } as unknown as CheckRecorder,
+    };
     const [leased] = await leaseDue(pool, { owner: 'replica-a', limit: 1, leaseMs: 800, productId: null });
     expect(leased).toBeDefined();
-    src.behaviours.set(slowPath, { delayMs: 2_500, times: 1 });
-    const dying = performCheck(a2.deps, leased!).catch((e: unknown) => e);
-    // A's lease (800 ms) expires while its read is still in flight.
-    await waitFor('replica A\'s lease to expire mid-read', async () => (await pool.query(`SELECT lease_expires_at < now() AS expired FROM sources WHERE source_id = $1`, [leased!.source_id])).rows[0].expired === true, 5_000, 50);
+    const dying = performCheck(frozen, leased!).catch((e: unknown) => e);
+    await waitFor('replica A to have read, and stalled', () => stalled, 5_000, 20);
+    await waitFor('replica A\'s lease to expire', async () => (await pool.query(`SELECT lease_expires_at < now() AS expired FROM sources WHERE source_id = $1`, [leased!.source_id])).rows[0].expired === true, 5_000, 50);
     const taken = await runOnce(b2.deps, { deadlineMs: 5_000 });
     expect(taken.checked).toBe(1);
+    thaw();
     expect(await dying).toBeInstanceOf(LeaseLost);
     const counts = await pool.query(
       `SELECT (SELECT count(*)::int FROM monitoring_checks WHERE source_id = $1) AS checks, (SELECT count(*)::int FROM price_observations WHERE source_id = $1) AS prices, (SELECT count(*)::int FROM captures WHERE source_id = $1) AS captures`,
