@@ -76,6 +76,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.internalSigning === 'verify') w.signingKeys = [s.name];
     if (n.internalSigning === 'sign') w.signingKeys = (s.calls ?? []).filter((c) => all.find((x) => x.name === c)?.needs?.internalSigning === 'verify');
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
+    if (n.consoleSessionSecret) w.consoleSession = true;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
     if (n.internet) w.internet = true;
     const callers = callersOf(s.name, all);
@@ -101,6 +102,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
     '  signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
+    '  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)',
     '  internet: egress to public addresses (networkPolicy.egress.internet)',
     '  publicBaseUrl: gets PUBLIC_BASE_URL',
     '  callers: components allowed to connect to it (ingress)',

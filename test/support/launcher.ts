@@ -293,6 +293,8 @@ export interface StackEnvOptions {
   natsPrefix: string;
   smtpUrl: string;
   cursorSecret: string;
+  /** Signs the review console's sessions (required in production, as the chart runs it). */
+  consoleSessionSecret: string;
   /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
   unsubscribeKey: string;
   /**
@@ -324,6 +326,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NATS_URL: o.natsUrl,
     NATS_PREFIX: o.natsPrefix,
     CURSOR_SECRET: o.cursorSecret,
+    CONSOLE_SESSION_SECRET: o.consoleSessionSecret,
     UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
     ...Object.fromEntries(Object.entries(o.signingKeys).map(([name, key]) => [signingKeysEnvName(name), key])),
     SMTP_URL: o.smtpUrl,

@@ -6,6 +6,7 @@ come from the registry rather than values.yaml.
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
   signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
+  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)
   internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
@@ -86,6 +87,7 @@ console:
   database: true
   redis: true
   nats: true
+  consoleSession: true
   publicBaseUrl: true
 mcp:
   http: true
