@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync, existsSync, readdirSync, statSync } from '
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { callersOf, registry, services, type ServiceEntry } from '@evidence-record/registry';
+import { callersOf, registry, services, signingKeysOf, type ServiceEntry } from '@evidence-record/registry';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -73,8 +73,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.smtp) w.smtp = true;
     if (n.cursorSecret) w.cursor = true;
     // Whose signing keys the pod gets (decision 0313): a verifying service its own; the signer those of the services it calls that verify.
-    if (n.internalSigning === 'verify') w.signingKeys = [s.name];
-    if (n.internalSigning === 'sign') w.signingKeys = (s.calls ?? []).filter((c) => all.find((x) => x.name === c)?.needs?.internalSigning === 'verify');
+    if (n.internalSigning) w.signingKeys = signingKeysOf(s, all);
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
     if (n.consoleSessionSecret) w.consoleSession = true;
     if (n.publicBaseUrl) w.publicBaseUrl = true;

@@ -1,5 +1,5 @@
 import { signRequest } from '@evidence-record/platform';
-import { isServiceName, service, signingKeysEnvName, verifyingServices } from '@evidence-record/registry';
+import { isServiceName, service, signingKeysEnvName, signingKeysOf } from '@evidence-record/registry';
 
 /**
  * For tests that call one service directly, as the gateway does: a fixed
@@ -13,8 +13,7 @@ export function testSigningKey(service: string): string {
 
 /** The signing keys a service under test is started with: its own if it verifies; the gateway's, every service's it signs for. */
 export function testSigningEnv(name: string): Record<string, string> {
-  const role = isServiceName(name) ? service(name).needs?.internalSigning : undefined;
-  const owners = role === 'sign' ? (service(name).calls ?? []).filter((c) => verifyingServices().includes(c)) : role === 'verify' ? [name] : [];
+  const owners = isServiceName(name) ? signingKeysOf(service(name)) : [];
   return Object.fromEntries(owners.map((o) => [signingKeysEnvName(o), testSigningKey(o)]));
 }
 

@@ -48,7 +48,6 @@ watch:
   nats: true
   signingKeys:
     - watch
-  publicBaseUrl: true
   callers:
     - gateway
 email-worker:

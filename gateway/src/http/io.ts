@@ -81,13 +81,17 @@ export const securityHeaders: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
+export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>, contentType = 'application/json; charset=utf-8'): void {
   if (res.headersSent || res.destroyed) return;
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', body.length);
   res.end(body);
+}
+
+export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string>): void {
+  sendBytes(res, status, Buffer.from(html, 'utf8'), headers, 'text/html; charset=utf-8');
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {

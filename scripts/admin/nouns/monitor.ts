@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '@evidence-record/platform';
 import { IngredientNames, MonitorSettingsSchema, createMonitor, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/monitor';
-import { UsageError, operatorName, optional, type Noun } from '../cli';
+import { Refused, UsageError, operatorName, optional, type Noun } from '../cli';
 
 /** The monitor's settings from the same environment the service reads (one configuration). */
 export function monitorSettings(env: NodeJS.ProcessEnv): MonitorSettings {
@@ -35,11 +35,24 @@ export const monitor: Noun = {
       run: async ({ pool, flags, env }) => {
         const productId = productFlag(flags);
         const deps = createMonitor(pool, monitorSettings(env), { owner: `admin-cli:${process.pid}` });
+        const failures: Array<{ source_id: number; url: string; outcome: string; reason: string | null }> = [];
+        let totals;
         try {
-          return { ...(await runOnce(deps, { productId })) };
+          totals = await runOnce(deps, {
+            productId,
+            onCheck: (src, s) => {
+              if (s.outcome !== 'valid') failures.push({ source_id: s.source_id, url: src.url, outcome: s.outcome, reason: s.reason });
+            },
+          });
         } finally {
           await deps.close();
         }
+        // Every check is recorded either way; a run in which a source could not be read says so (docs/monitor.md).
+        if (failures.length > 0) {
+          const list = failures.map((f) => `source ${f.source_id} (${f.url}): ${f.outcome}, ${f.reason ?? 'no reason given'}`).join('; ');
+          throw new Refused('sources_unreadable', `${failures.length} of ${totals.checked} checks did not read their source: ${list}`, { ...totals, failures });
+        }
+        return { ...totals };
       },
     },
   },

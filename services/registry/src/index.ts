@@ -126,6 +126,35 @@ export function verifyingServices(all: readonly ServiceEntry[] = services): stri
   return all.filter((s) => s.needs?.internalSigning === 'verify').map((s) => s.name);
 }
 
+/** Whose signing keys a service holds: its own when it verifies; the signer's, every service it calls that verifies. */
+export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = services): string[] {
+  if (s.needs?.internalSigning === 'verify') return [s.name];
+  if (s.needs?.internalSigning !== 'sign') return [];
+  const verifying = verifyingServices(all);
+  return (s.calls ?? []).filter((c) => verifying.includes(c));
+}
+
+/** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
+export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
+  database: ['DATABASE_URL'],
+  redis: ['REDIS_URL', 'REDIS_PREFIX'],
+  nats: ['NATS_URL', 'NATS_PREFIX'],
+  smtp: ['SMTP_URL', 'MAIL_FROM'],
+  cursorSecret: ['CURSOR_SECRET'],
+  // Per service (variablesOf): a verifying service reads its own <NAME>_SIGNING_KEYS, the signer those of its callees.
+  internalSigning: [],
+  unsubscribeKey: ['UNSUBSCRIBE_SIGNING_KEY'],
+  consoleSessionSecret: ['CONSOLE_SESSION_SECRET'],
+  publicBaseUrl: ['PUBLIC_BASE_URL'],
+  internet: [],
+};
+
+/** The variables a service reads because of its needs and calls (<NAME>_URL of each service it calls). */
+export function variablesOf(s: ServiceEntry): string[] {
+  const needs = Object.entries(s.needs ?? {}).flatMap(([need, on]) => (on ? needVariables[need as keyof Needs] : []));
+  return [...needs, ...signingKeysOf(s).map(signingKeysEnvName), ...(s.calls ?? []).map(urlEnvName)];
+}
+
 /** Services that call `name` (derived from every entry's `calls`). */
 export function callersOf(name: string, all: readonly ServiceEntry[] = services): string[] {
   return all.filter((s) => s.calls?.includes(name)).map((s) => s.name);
