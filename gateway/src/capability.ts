@@ -108,6 +108,7 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
       const forwarded = pageCap === null ? identity : { ...identity, [h.pageCap]: String(pageCap) };
       try {
         answer = await gw.upstreams.forward(ex.req, ex.res, {
+          service: capability.service,
           target,
           path: ex.req.url ?? capability.path,
           headers: forwarded,

@@ -89,6 +89,7 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): 
     let answer;
     try {
       answer = await gw.upstreams.forward(ex.req, ex.res, {
+        service: 'mcp',
         target: gw.config.upstreams.mcp,
         // The MCP endpoint takes no query; a key pasted into one goes no further.
         path,

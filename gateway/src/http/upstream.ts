@@ -44,11 +44,11 @@ export class Upstreams {
   private readonly proxy: RequestHandler<IncomingMessage, ServerResponse>;
   readonly agent: http.Agent;
 
-  private readonly signingKey: string;
+  private readonly signingKeys: Readonly<Record<string, string>>;
 
-  /** `signingKey` signs every forwarded request, so that the service knows the gateway sent it (decision 0313). */
-  constructor(opts: { socketTimeoutMs: number; signingKey: string }) {
-    this.signingKey = opts.signingKey;
+  /** `signingKeys` (one per service) sign every forwarded request, so that the service knows the gateway sent it (decision 0313). */
+  constructor(opts: { socketTimeoutMs: number; signingKeys: Readonly<Record<string, string>> }) {
+    this.signingKeys = opts.signingKeys;
     this.agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 512, maxFreeSockets: 128, scheduling: 'lifo' });
     this.proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
       router: (req) => this.pending.get(req)?.target,
@@ -108,15 +108,18 @@ export class Upstreams {
 
   /**
    * `headers` replaces the request's headers for the upstream (hop-by-hop
-   * headers are dropped; Content-Length is set from the body).
+   * headers are dropped; Content-Length is set from the body); `service`
+   * names the upstream, whose key signs the request.
    */
   forward(
     req: IncomingMessage,
     res: ServerResponse,
-    opts: { target: string; path: string; headers: Record<string, string>; body: Buffer; timeoutMs: number; maxBytes?: number },
+    opts: { service: string; target: string; path: string; headers: Record<string, string>; body: Buffer; timeoutMs: number; maxBytes?: number },
   ): Promise<UpstreamAnswer> {
+    const key = this.signingKeys[opts.service];
+    if (key === undefined) return Promise.reject(new UpstreamError('unreachable', `no signing key for ${opts.service}`));
     const signed = { ...opts.headers };
-    signRequest(this.signingKey, req.method ?? 'GET', opts.path, signed);
+    signRequest(key, { service: opts.service, method: req.method ?? 'GET', pathAndQuery: opts.path, body: opts.body }, signed);
     const headers: IncomingHttpHeaders = signed;
     for (const h of HOP_BY_HOP) delete headers[h];
     if (opts.body.length > 0) headers['content-length'] = String(opts.body.length);

@@ -189,6 +189,7 @@ async function unwatch(
 ): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null } | 'older_than_watch'> {
   const issued: Record<string, string> = claims.issuedAtMs === null ? {} : { [h.unsubscribeIssuedAt]: String(claims.issuedAtMs) };
   const answer = await gw.upstreams.forward(ex.req, ex.res, {
+    service: 'watch',
     target: gw.config.upstreams.watch,
     path: `/internal/unsubscribe/${claims.productId}`,
     headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent, ...issued },
