@@ -20,8 +20,9 @@ export async function serveUnchecked(gw: GatewayContext, ex: Exchange, capabilit
     }
     forwarded[h.requestId] = ex.requestId;
     forwarded[TRACEPARENT] = ex.trace.traceparent;
-    const answer = await gw.upstreams.forward(ex.req, ex.res, {
+    const answer = await gw.upstreams.forward({
       target: gw.config.upstreams[capability.service],
+      method: capability.method,
       path: ex.req.url ?? capability.path,
       headers: forwarded,
       body: read.body,
