@@ -591,19 +591,30 @@ and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
   resolve rows spread their identifiers over several keys of one organisation (≤ 40 each), and no
   row asks for an id that does not exist.
 - **Load.** autocannon (programmatic), closed loop with a fixed number of connections. Every figure
-  is a comparison of two sides (full/off gateway, demo/large Record, REST/MCP): both get a warm-up
-  run whose figures are discarded, then they are measured in slices A, B, B, A (half the measuring
-  time each), so a change in the machine's background load falls on both sides alike. Latency
-  percentiles are computed from every 2xx response time in fractional milliseconds (autocannon's own
-  histogram rounds to whole ones). A row with any non-2xx answer, error or timeout fails its target:
-  refusals are not speed. *CPU per request* is the user + system CPU time the named processes used
-  during the slices (from \`/proc/<pid>/stat\`) divided by the requests served: it is what a
-  request costs a service, whatever else runs on the machine.
-- **1. Checks off.** A second gateway process runs with \`GATEWAY_CHECKS=off\` (refused under
-  \`NODE_ENV=production\`, so it runs with \`NODE_ENV=benchmark\`): the same proxy code path — request
-  id, body read, upstream call over the same keep-alive agent, buffered answer — without key lookup,
-  rate windows, validation, budget or score. Both gateways use the same upstream services and log
-  level (info: one access-log line per request, as in production).
+  is a comparison of sides (gateway/direct/bare forwarder/checks off, demo/large Record, REST/MCP):
+  each gets a warm-up run whose figures are discarded, then they are measured in slices A, B, …, …,
+  B, A (half the measuring time each), so a change in the machine's background load falls on every
+  side alike. Latency percentiles are computed from every 2xx response time in fractional
+  milliseconds (autocannon's own histogram rounds to whole ones). A row with any non-2xx answer,
+  error or timeout fails its target: refusals are not speed. *CPU per request* is the user + system
+  CPU time each named process used during its side's slices (from \`/proc/<pid>/stat\`) divided by
+  the requests served: it is what a request costs that process, and it is far less sensitive to what
+  else runs on the machine than req/s (though contention still raises it: fewer events per wake-up).
+- **1. The gateway at the cost of a hop.** The same requests (\`GET /api/v1/record/version\` with
+  the demo key; \`POST /api/v1/products/resolve\` with one identifier) along four paths, in rounds
+  A B C D D C B A: **A** through the gateway; **B** straight to the record service, each request
+  signed by the load generator as the gateway signs (decision 0313); **C** through a bare
+  keep-alive forwarder (\`scripts/benchmark/bare-hop.ts\`: a node:http server that pipes the request
+  to the record service over \`http.Agent({ keepAlive: true })\`, adds the same signature and pipes
+  the answer back, nothing else); **D** through a second gateway process with \`GATEWAY_CHECKS=off\`
+  (refused under \`NODE_ENV=production\`, so it runs with \`NODE_ENV=benchmark\`): the same request
+  path without key lookup, rate windows, validation, budget or score. Each path's CPU per request
+  is read for the hop (gateway or forwarder) and for the record service behind it. Judged: the
+  gateway's CPU per request ÷ the forwarder's (≤ 1.5) and the gateway's throughput ÷ the
+  forwarder's (≥ 0.8), medians over the runs. Both gateways use the same upstream services and log
+  level (info: one access-log line per request, as in production). When a target is missed (or with
+  \`--profile\`), both gateways are run once more under \`node --cpu-prof\` and their profiles
+  summarised below the tables. \`--only hop,mcp\` runs chosen sections alone.
 - **2. Counting.** Both counts are taken on the wire, outside the gateway, over a fixed number of
   requests, on a third gateway process used only for counting (the gateways that are timed connect
   to Redis and Postgres directly, so no counting hop is in any timed figure). The rows cycle through
@@ -634,9 +645,11 @@ and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
   \`Accept: application/json, text/event-stream\`, \`MCP-Protocol-Version: 2025-06-18\`) against
   \`POST /api/v1/products/resolve\` with the same identifier and key. First both run closed loop
   (the throughput cost of the extra hops: gateway → MCP service → gateway → record service, for
-  information). Then the judged latency: one call at a time, paced (open loop, by default one call
-  every 10 ms), REST and MCP alternating call by call on their own keep-alive connections, each call
-  timed from the moment it was due, so both meet the same machine and neither queues. (autocannon's
+  information; the CPU per call of the gateway, the MCP service and the record service are read
+  separately). Then the judged latency (p50 ≤ 1.35, p99 ≤ 1.5): one call at a time, paced (open
+  loop, by default one call every 10 ms, so 50 calls/s each), REST and MCP alternating call by call
+  on their own keep-alive connections, each call timed from the moment it was due, so both meet the
+  same machine and neither queues. (autocannon's
   \`overallRate\` is not used for this: it hands each connection its share of a second at once, so
   a second's calls leave in a burst and the figure measures queueing at the burst's depth.) Then the
   floor: the same REST call, paced the same way, direct and through two bare Node.js HTTP hops
