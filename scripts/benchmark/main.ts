@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import pg from 'pg';
@@ -13,7 +13,7 @@ import { combine, runLoad, runLoadSample, type LoadResult, type LoadSample, type
 import { runPaced } from './paced';
 import { PgCounter } from './pg-counter';
 import { probeShapes } from './probe';
-import { summarizeProfile } from './profile';
+import { flameGraphSvg, summarizeProfile } from './profile';
 import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
 import { groupBy, hopCpuRatio, hopThroughputRatio, previousAnalysis, previousHistory, renderReport, spread, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
@@ -427,10 +427,15 @@ async function profileProcess(opts: {
   load: string;
   url: () => string;
   requests: RequestTemplate[];
+  /** Also write the profile as a flame graph (SVG) here. */
+  flameGraph?: string;
 }): Promise<ServiceProfile | null> {
   const file = `${opts.name}-${Date.now()}.cpuprofile`;
+  const launched = Date.now();
   await opts.stack.startProcess(opts.name, opts.bundle, opts.env, ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', file]);
   await runLoad({ url: opts.url(), requests: opts.requests, connections: settings.connections, seconds: settings.warmupSeconds });
+  // The summary and the flame graph leave out the start-up and the warm-up: only the measured load.
+  const fromMs = Date.now() - launched;
   const c0 = opts.stack.cpuSeconds(opts.name);
   const r = await runLoad({ url: opts.url(), requests: opts.requests, connections: settings.connections, seconds: settings.seconds });
   const c1 = opts.stack.cpuSeconds(opts.name);
@@ -441,7 +446,8 @@ async function profileProcess(opts: {
     notes.push(`no CPU profile was written for ${opts.label}`);
     return null;
   }
-  const s = summarizeProfile(path, 20);
+  const s = summarizeProfile(path, 20, fromMs);
+  if (opts.flameGraph) writeFileSync(opts.flameGraph, flameGraphSvg(path, `${opts.label}, ${opts.load}, ${new Date().toISOString().slice(0, 16)} UTC`, { fromMs }));
   const cpuUsPerRequest = c0 === null || c1 === null ? null : ((c1 - c0) * 1e6) / r.requests;
   log(`profile of ${opts.label}: ${path} (${cpuUsPerRequest === null ? '?' : Math.round(cpuUsPerRequest)} µs CPU per request)`);
   return { process: opts.label, load: opts.load, rps: r.rps, cpuUsPerRequest, functions: s.functions, owners: s.owners };
@@ -724,7 +730,8 @@ try {
       ['gateway-prof', 'gateway (full)', { DATABASE_URL: demoUrl }],
       ['gateway-off-prof', 'gateway (checks off)', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' }],
     ] as Array<[string, string, Record<string, string>]>) {
-      const p = await profileProcess({ stack: demo, name, bundle: 'gateway', env, label, load: `${worst.capability}, closed loop`, url: () => demo.url(name), requests });
+      const flameGraph = name === 'gateway-prof' ? join(dirname(flags.out), 'benchmarks-gateway-flame.svg') : undefined;
+      const p = await profileProcess({ stack: demo, name, bundle: 'gateway', env, label, load: `${worst.capability}, closed loop`, url: () => demo.url(name), requests, ...(flameGraph ? { flameGraph } : {}) });
       if (p) results.profiles.push(p);
     }
   }

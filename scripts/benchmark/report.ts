@@ -511,6 +511,10 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
       `Both gateways profiled as separate processes while serving ${full.load}: full ${rps(full.rps)} req/s at ${usCell(full.cpuUsPerRequest ?? NaN)} µs CPU per request, checks off ${rps(off.rps)} req/s at ${usCell(off.cpuUsPerRequest ?? NaN)} µs. Each profile's shares split its process's CPU per request by the code that caused the work: the nearest package or service-code frame on the stack, so a socket write issued by ioredis counts for ioredis, not for node's \`writev\`.`,
     );
     L.push('');
+    L.push('Flame graph of the full gateway over the measured load (hover a box for its function and share): [benchmarks-gateway-flame.svg](benchmarks-gateway-flame.svg)');
+    L.push('');
+    L.push('![Flame graph of the gateway under load](benchmarks-gateway-flame.svg)');
+    L.push('');
     L.push('| Caused by | full: share, µs per request | checks off: share, µs per request | difference, µs |');
     L.push('| --- | --- | --- | --- |');
     const names = [...new Set([...full.owners, ...off.owners].map((o) => o.name))];
