@@ -34,6 +34,9 @@ export LISTEN_HOST=${LISTEN_HOST:-127.0.0.1}
 # Signs (email worker) and verifies (gateway) the one-click unsubscribe links of alert emails.
 [ -f "$ER_RUN_DIR/unsubscribe-key" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/unsubscribe-key"
 export UNSUBSCRIBE_SIGNING_KEY; UNSUBSCRIBE_SIGNING_KEY=$(cat "$ER_RUN_DIR/unsubscribe-key")
+# Signs the review console's sessions: a file readable by this user only, never a database row (issue 26).
+[ -f "$ER_RUN_DIR/console-session-secret" ] || (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$ER_RUN_DIR/console-session-secret")
+export CONSOLE_SESSION_SECRET; CONSOLE_SESSION_SECRET=$(cat "$ER_RUN_DIR/console-session-secret")
 
 # One configuration: every variable the stack runs with goes to $ER_RUN_DIR/stack.env, the services are
 # started from that file, and the operator CLI (`npm run -s admin -- …`) reads the same file, so a

@@ -207,7 +207,7 @@ describe('scopes, plans and account binding', () => {
     const k = await orgWithKey(env);
     const secret = k.key.split('_')[3]!;
     const listed = JSON.stringify(await admin(env, 'key', 'list', '--org', k.orgId));
-    const shown = JSON.stringify(await admin(env, 'key', 'show', k.key));
+    const shown = JSON.stringify(await admin(env, 'key', 'show', k.keyId));
     const { rows } = await pool.query<{ secret_sha256: string }>('SELECT secret_sha256 FROM api_keys WHERE key_id = $1', [k.keyId]);
     for (const out of [listed, shown]) {
       expect(out).toContain(k.keyId);

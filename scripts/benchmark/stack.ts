@@ -55,6 +55,7 @@ export class BenchStack {
       natsPrefix: opts.natsPrefix,
       smtpUrl: opts.smtpUrl,
       cursorSecret: randomBytes(32).toString('hex'),
+      consoleSessionSecret: randomBytes(32).toString('hex'),
       unsubscribeKey: randomBytes(32).toString('hex'),
       internalSigningKeys: randomBytes(32).toString('hex'),
       nodeEnv: 'production',

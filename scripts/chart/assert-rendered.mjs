@@ -52,17 +52,18 @@ const SERVICES = Object.fromEntries(
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
       ...(n.internalSigning ? ['INTERNAL_SIGNING_KEYS'] : []),
       ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
+      ...(n.consoleSessionSecret ? ['CONSOLE_SESSION_SECRET'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), ...(n.internalSigning ? [] : ['INTERNAL_SIGNING_KEYS'])];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), ...(n.internalSigning ? [] : ['INTERNAL_SIGNING_KEYS']), ...(n.consoleSessionSecret ? [] : ['CONSOLE_SESSION_SECRET'])];
     return [s.name, { port: s.port, http: s.http, env, forbidden, internet: Boolean(n.internet) }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'LISTEN_HOST'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'INTERNAL_SIGNING_KEYS', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'CONSOLE_SESSION_SECRET', 'INTERNAL_SIGNING_KEYS', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
@@ -223,16 +224,30 @@ function main() {
     checkHardened('migrations', pod, c);
   }
 
-  // Secrets: only the generated cursor, unsubscribe-key and internal-signing secrets may be rendered, each unless an existing one is named.
+  // Secrets: only the generated cursor, unsubscribe-key, internal-signing and console-session secrets may be rendered, each unless an existing one is named.
   const secrets = all('Secret').map((x) => x.metadata.name).sort();
   const expectedSecrets = [
     ...(values.cursorSecret?.existingSecret ? [] : [`${prefix}-cursor`]),
+    ...(values.consoleSessionSecret?.existingSecret ? [] : [`${prefix}-console-session`]),
     ...(values.unsubscribeSigningKey?.existingSecret ? [] : [`${prefix}-unsubscribe`]),
     ...(values.internalSigning?.existingSecret ? [] : [`${prefix}-internal-signing`]),
   ].sort();
   check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
-  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
   const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
+  // The console's session secret: from its own Secret (generated once and kept by helm, or the one named), never inlined, on the console only.
+  const consoleSessionSecretName = values.consoleSessionSecret?.existingSecret || `${prefix}-console-session`;
+  const sessionRefs = Object.keys(SERVICES).flatMap((name) => envOf(name).filter((e) => e.name === 'CONSOLE_SESSION_SECRET').map((e) => [name, e.valueFrom?.secretKeyRef]));
+  check(
+    sessionRefs.length > 0 && sessionRefs.every(([, ref]) => ref?.name === consoleSessionSecretName && ref?.key === (values.consoleSessionSecret?.key ?? 'console-session-secret')),
+    `CONSOLE_SESSION_SECRET: must come from Secret ${consoleSessionSecretName}, got ${JSON.stringify(sessionRefs)}`,
+  );
+  if (!values.consoleSessionSecret?.existingSecret) {
+    const generated = find('Secret', `${prefix}-console-session`);
+    const value = generated?.data?.[values.consoleSessionSecret?.key ?? 'console-session-secret'];
+    check(Boolean(value) && Buffer.from(value, 'base64').length >= 32, 'console session secret: the generated Secret holds no value of 32+ characters');
+    check(generated?.metadata?.annotations?.['helm.sh/resource-policy'] === 'keep', 'console session secret: the generated Secret must carry helm.sh/resource-policy: keep (an uninstall must not sign everyone out with a new key)');
+  }
+  // The previous unsubscribe key (a rotation) reaches the gateway only, which verifies; the worker signs with the current one.
   const previousTo = Object.keys(SERVICES).filter((name) => envOf(name).some((e) => e.name === 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS'));
   check(JSON.stringify(previousTo) === JSON.stringify(values.unsubscribeSigningKey?.previousKey ? ['gateway'] : []), `UNSUBSCRIBE_SIGNING_KEY_PREVIOUS: on ${previousTo.join(', ') || 'nothing'}`);
 

@@ -74,6 +74,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.cursorSecret) w.cursor = true;
     if (n.internalSigning) w.signing = true;
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
+    if (n.consoleSessionSecret) w.consoleSession = true;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
     if (n.internet) w.internet = true;
     const callers = callersOf(s.name, all);
@@ -99,6 +100,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
     '  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
+    '  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)',
     '  internet: egress to public addresses (networkPolicy.egress.internet)',
     '  publicBaseUrl: gets PUBLIC_BASE_URL',
     '  callers: components allowed to connect to it (ingress)',

@@ -15,7 +15,8 @@ import { waitFor } from '@evidence-record/test-support/wait';
  * removes the watch without a key, the public API shows the watch gone, and
  * the next Signal on that product sends that account no email. A mail
  * provider's RFC 8058 POST works too; tampered, expired and foreign tokens
- * are refused with a page and a status.
+ * are refused with a page and a status, and so is a link older than the
+ * watch it would remove (the product watched again after the email).
  */
 let stack: RunningStack;
 let browser: Browser;
@@ -84,7 +85,7 @@ describe('the alert email', () => {
 
   it('carries List-Unsubscribe and List-Unsubscribe-Post, and the same link whole on its own line of the text part', () => {
     const url = listUnsubscribeUrl(aliceMail);
-    expect(url.startsWith(`${stack.baseUrl}/unsubscribe?token=u1.${alice.accountId}.${productId}.`)).toBe(true);
+    expect(url.startsWith(`${stack.baseUrl}/unsubscribe?token=u2.${alice.accountId}.${productId}.`)).toBe(true);
     const lines = aliceMail.headerLines.filter((h) => h.key.startsWith('list-')).map((h) => h.line.replace(/\r\n\s*/g, ' '));
     expect(lines).toEqual([`List-Unsubscribe: <${url}>`, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click']);
     const textLines = aliceMail.text!.split('\n');
@@ -191,7 +192,7 @@ describe('refused links', () => {
     // The same signature moved to another account is not valid for it.
     const moved = unsubscribeUrl(stack.baseUrl, token.replace(bob.accountId!, alice.accountId!));
     // Signed by a key this installation does not hold.
-    const foreign = unsubscribeUrl(stack.baseUrl, mintUnsubscribeToken('z'.repeat(64), { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600 }));
+    const foreign = unsubscribeUrl(stack.baseUrl, mintUnsubscribeToken('z'.repeat(64), { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600, issuedAtMs: Date.now() }));
     const page = await browser.newPage();
     for (const bad of [tampered, moved, foreign, `${stack.baseUrl}/unsubscribe`, `${stack.baseUrl}/unsubscribe?token=nonsense`]) {
       const shown = await page.goto(bad);
@@ -206,7 +207,7 @@ describe('refused links', () => {
   it('an expired token: 410 with a page that says so, nothing removed', async () => {
     const expired = unsubscribeUrl(
       stack.baseUrl,
-      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) - 60 }),
+      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) - 60, issuedAtMs: Date.now() - 3_600_000 }),
     );
     const page = await browser.newPage();
     const shown = await page.goto(expired);
@@ -229,7 +230,7 @@ describe('refused links', () => {
   it('limits how often one link is used, and allows only GET, HEAD and POST', async () => {
     const url = unsubscribeUrl(
       stack.baseUrl,
-      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: alice.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600 }),
+      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: alice.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600, issuedAtMs: Date.now() }),
     );
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await fetch(url)).status);
@@ -240,5 +241,54 @@ describe('refused links', () => {
     const del = await fetch(url, { method: 'DELETE' });
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+});
+
+describe('a link older than the watch (issue 26, decision 1901)', () => {
+  const oneClick = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+
+  it('the link of an email sent before the product was watched again removes nothing, and its page says so (GET and POST)', async () => {
+    // Bob stopped the alerts with this email's link, then watched the product again (above).
+    const url = listUnsubscribeUrl(bobMail);
+    expect(await watched(bob.key)).toContain(productId);
+    const page = await browser.newPage();
+    const shown = await page.goto(url);
+    expect(shown!.status()).toBe(409);
+    await expect(page.locator('h1').textContent()).resolves.toBe('This link is older than the watch');
+    await expect(page.locator('#refusal').textContent()).resolves.toContain('added to the watchlist again after the email');
+    await page.close();
+    const posted = await oneClick(url);
+    expect(posted.status).toBe(409);
+    expect(await posted.text()).toContain('This link is older than the watch');
+    expect(await watched(bob.key)).toContain(productId);
+  });
+
+  it('a link minted before links named their issue time (u1) removes only a watch older than that cut-over', async () => {
+    const legacy = unsubscribeUrl(
+      stack.baseUrl,
+      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600, issuedAtMs: null }),
+    );
+    // Bob's watch is younger than this database's migration, which recorded the cut-over.
+    expect((await fetch(legacy)).status).toBe(409);
+    expect((await oneClick(legacy)).status).toBe(409);
+    expect(await watched(bob.key)).toContain(productId);
+    // As in an installation that migrated after the watch was added: the watch predates the cut-over, so a u1 link may remove it.
+    await pool.query(`UPDATE deployment_milestones SET reached_at = clock_timestamp() WHERE name = 'unsubscribe_tokens_carry_issue_time'`);
+    const accepted = await oneClick(legacy);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.text()).toContain('You will no longer receive alerts');
+    expect(await watched(bob.key)).not.toContain(productId);
+  });
+
+  it('a link issued after the watch was added removes it (the issue time by the database clock, as the email worker takes it)', async () => {
+    expect((await call(bob.key, 'POST', '/api/v1/watch', { product_id: productId })).status).toBe(200);
+    const { rows } = await pool.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+    const fresh = unsubscribeUrl(
+      stack.env.PUBLIC_BASE_URL!,
+      mintUnsubscribeToken(stack.env.UNSUBSCRIBE_SIGNING_KEY!, { accountId: bob.accountId!, productId, expiresAt: Math.floor(Date.now() / 1000) + 3600, issuedAtMs: Number(rows[0]!.ms) }),
+    );
+    expect((await fetch(fresh)).status).toBe(200);
+    expect((await oneClick(fresh)).status).toBe(200);
+    expect(await watched(bob.key)).not.toContain(productId);
   });
 });

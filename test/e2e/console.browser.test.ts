@@ -17,7 +17,9 @@ import { waitFor } from '@evidence-record/test-support/wait';
  * credential from `admin operator add`, review and approve a candidate,
  * release it, correct it; then the public API shows the correction beside
  * the released text and the SMTP sink holds the alert and one correction
- * email. CONSOLE_SCREENSHOTS=1 rewrites the screenshots in docs/curation/.
+ * email; nothing is stored before sign-in, and `operator disable` signs the
+ * browser out at once. CONSOLE_SCREENSHOTS=1 rewrites the screenshots in
+ * docs/curation/.
  */
 let stack: RunningStack;
 let browser: Browser;
@@ -35,6 +37,16 @@ async function shot(name: string): Promise<void> {
   if (!shots) return;
   await mkdir(shotDir, { recursive: true });
   await page.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
+}
+
+async function sessionRows(): Promise<number> {
+  const c = new pg.Client({ connectionString: stack.db.url });
+  await c.connect();
+  try {
+    return (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions')).rows[0]!.n;
+  } finally {
+    await c.end();
+  }
 }
 
 const readable = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
@@ -101,11 +113,15 @@ describe('the review console in a browser', () => {
     await page.fill('input[name=credential]', 'erop_op_000000000000_wrong');
     await page.click('button[type=submit]');
     await expect(page.locator('.flash.err').textContent()).resolves.toMatch(/not valid/);
+    // Before sign-in nothing is stored: no session row, no session cookie.
+    expect((await context.cookies(consoleUrl)).map((c) => c.name)).not.toContain('er_console');
+    expect(await sessionRows()).toBe(0);
     await page.fill('input[name=credential]', credential);
     await page.click('button[type=submit]');
     await expect(page.locator('.who').textContent()).resolves.toMatch(/Dana Reviewer/);
     const cookie = (await context.cookies(consoleUrl)).find((c) => c.name === 'er_console')!;
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict' });
+    expect(await sessionRows()).toBe(1);
   }, 60_000);
 
   it('shows the queue and the candidate: both sides side by side with the difference highlighted, and the evidence', async () => {
@@ -190,4 +206,20 @@ describe('the review console in a browser', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Source health');
     await shot('06-sources');
   }, 30_000);
+
+  it('operator disable signs the browser out at once; enable lets the same credential in again', async () => {
+    await page.goto(`${consoleUrl}/release`);
+    await expect(page.locator('.who').textContent()).resolves.toMatch(/Dana Reviewer/);
+    const disabled = await stack.admin('operator', 'disable', '--name', 'Dana Reviewer');
+    expect(disabled.sessions_ended).toBe(1);
+    await page.goto(`${consoleUrl}/release`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=credential]', credential);
+    await page.click('button[type=submit]');
+    await expect(page.locator('.flash.err').textContent()).resolves.toMatch(/not valid/);
+    await stack.admin('operator', 'enable', '--name', 'Dana Reviewer');
+    await page.fill('input[name=credential]', credential);
+    await page.click('button[type=submit]');
+    await expect(page.locator('.who').textContent()).resolves.toMatch(/Dana Reviewer/);
+  }, 60_000);
 });

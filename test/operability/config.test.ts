@@ -45,6 +45,7 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['console', 'CONSOLE_SESSION_SECRET too short', { CONSOLE_SESSION_SECRET: SECRET }, 'CONSOLE_SESSION_SECRET: at least 32 characters'],
+  ['console', 'no session secret in production', { NODE_ENV: 'production' }, 'CONSOLE_SESSION_SECRET: required in production'],
   ['monitor', 'DSLD_BASE_URL not a URL', { DSLD_BASE_URL: 'api.ods.od.nih.gov/dsld/v9' }, 'DSLD_BASE_URL'],
   ['monitor', 'MONITOR_LEASE_MS below its floor', { MONITOR_LEASE_MS: '10' }, 'MONITOR_LEASE_MS'],
   ['gateway', 'UNSUBSCRIBE_SIGNING_KEY too short', { UNSUBSCRIBE_SIGNING_KEY: SECRET }, 'UNSUBSCRIBE_SIGNING_KEY: at least 32 characters'],

@@ -295,6 +295,8 @@ export interface StackEnvOptions {
   natsPrefix: string;
   smtpUrl: string;
   cursorSecret: string;
+  /** Signs the review console's sessions (required in production, as the chart runs it). */
+  consoleSessionSecret: string;
   /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
   unsubscribeKey: string;
   /** INTERNAL_SIGNING_KEYS: the gateway signs what it forwards, every service verifies (decision 0313); tests that call a service directly read it back. */
@@ -323,6 +325,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NATS_URL: o.natsUrl,
     NATS_PREFIX: o.natsPrefix,
     CURSOR_SECRET: o.cursorSecret,
+    CONSOLE_SESSION_SECRET: o.consoleSessionSecret,
     UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
     INTERNAL_SIGNING_KEYS: o.internalSigningKeys,
     SMTP_URL: o.smtpUrl,

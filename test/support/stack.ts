@@ -65,6 +65,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     natsPrefix,
     smtpUrl: smtp.url,
     cursorSecret: randomBytes(32).toString('hex'),
+    consoleSessionSecret: randomBytes(32).toString('hex'),
     unsubscribeKey: randomBytes(32).toString('hex'),
     // The gateway signs what it forwards; every service of this stack accepts only that (decision 0313).
     internalSigningKeys: randomBytes(32).toString('hex'),

@@ -160,6 +160,11 @@ _registry.tpl.
 {{- default (printf "%s-cursor" (include "er.fullname" .)) .Values.cursorSecret.existingSecret -}}
 {{- end -}}
 
+{{/* Name of the Secret holding CONSOLE_SESSION_SECRET. */}}
+{{- define "er.consoleSessionSecretName" -}}
+{{- default (printf "%s-console-session" (include "er.fullname" .)) .Values.consoleSessionSecret.existingSecret -}}
+{{- end -}}
+
 {{/* Name of the Secret holding the unsubscribe signing key. */}}
 {{- define "er.unsubscribeSecretName" -}}
 {{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
@@ -277,6 +282,13 @@ _registry.tpl.
     secretKeyRef:
       name: {{ include "er.cursorSecretName" $root | quote }}
       key: {{ $v.cursorSecret.key | quote }}
+{{- end }}
+{{- if $w.consoleSession }}
+- name: CONSOLE_SESSION_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "er.consoleSessionSecretName" $root | quote }}
+      key: {{ $v.consoleSessionSecret.key | quote }}
 {{- end }}
 {{- if $w.signing }}
 - name: INTERNAL_SIGNING_KEYS

@@ -6,6 +6,7 @@ come from the registry rather than values.yaml.
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
   signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
+  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)
   internet: egress to public addresses (networkPolicy.egress.internet)
   publicBaseUrl: gets PUBLIC_BASE_URL
   callers: components allowed to connect to it (ingress)
@@ -77,6 +78,7 @@ console:
   database: true
   redis: true
   nats: true
+  consoleSession: true
   publicBaseUrl: true
 mcp:
   http: true

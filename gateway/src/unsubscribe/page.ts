@@ -53,7 +53,7 @@ export function donePage(target: UnsubscribeTarget, changed: boolean): string {
   );
 }
 
-export type RefusalKind = 'invalid' | 'expired' | 'not_one_click' | 'too_many' | 'too_large' | 'unavailable' | 'method';
+export type RefusalKind = 'invalid' | 'expired' | 'older_than_watch' | 'not_one_click' | 'too_many' | 'too_large' | 'unavailable' | 'method';
 
 const refusals: Record<RefusalKind, { title: string; text: string }> = {
   invalid: {
@@ -63,6 +63,10 @@ const refusals: Record<RefusalKind, { title: string; text: string }> = {
   expired: {
     title: 'This link has expired',
     text: 'Unsubscribe links work for a limited time after an alert is sent. Use the link in a more recent alert email, or remove the watch with an API key of the account (unwatch_product).',
+  },
+  older_than_watch: {
+    title: 'This link is older than the watch',
+    text: 'This product was added to the watchlist again after the email with this link was sent, so the link no longer stops its alerts; nothing was changed. Use the link in a more recent alert email, or remove the watch with an API key of the account (unwatch_product).',
   },
   not_one_click: {
     title: 'Nothing was changed',

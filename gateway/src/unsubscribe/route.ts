@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ONE_CLICK_BODY, UNSUBSCRIBE_PATH, headers as h, verifyUnsubscribeToken, type UnsubscribeClaims } from '@evidence-record/contract';
+import { ONE_CLICK_BODY, UNSUBSCRIBE_ISSUE_TIME_MILESTONE, UNSUBSCRIBE_PATH, headers as h, unsubscribeCoversWatch, verifyUnsubscribeToken, type UnsubscribeClaims } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
 import { Exchange, finish, type GatewayContext } from '../context';
 import { parseQuery, readBody } from '../http/io';
@@ -71,6 +71,8 @@ async function handle(gw: GatewayContext, ex: Exchange): Promise<void> {
     ex.req.resume();
     const target = await describe(gw, claims).catch(() => null);
     if (!target) return refuse(ex, 503, 'unavailable');
+    // Said before the button, not after it: the watch was added again after this email (the POST refuses it too).
+    if (!target.covered) return refuse(ex, 409, 'older_than_watch');
     return send(ex, 200, confirmPage(target, actionUrl), method === 'HEAD');
   }
 
@@ -81,7 +83,7 @@ async function handle(gw: GatewayContext, ex: Exchange): Promise<void> {
   }
   if (!(await isOneClick(ex.req.headers['content-type'], read.body))) return refuse(ex, 400, 'not_one_click');
 
-  let outcome: { changed: boolean; product: { name: string; brand_name: string; product_id: string } | null };
+  let outcome: Awaited<ReturnType<typeof unwatch>>;
   try {
     outcome = await unwatch(gw, ex, claims);
   } catch (err) {
@@ -89,6 +91,7 @@ async function handle(gw: GatewayContext, ex: Exchange): Promise<void> {
     gw.log.error({ request_id: ex.requestId, err: err instanceof Error ? err.message : String(err) }, 'unsubscribe: the watch service gave no answer');
     return refuse(ex, 503, 'unavailable');
   }
+  if (outcome === 'older_than_watch') return refuse(ex, 409, 'older_than_watch');
   const target: UnsubscribeTarget = {
     product: outcome.product ? `${outcome.product.brand_name} ${outcome.product.name}` : claims.productId,
     productId: claims.productId,
@@ -145,16 +148,22 @@ async function isOneClick(contentType: string | undefined, body: Buffer): Promis
   }
 }
 
-/** The product's name and the account's masked address, for the confirmation page (a read; nothing changes on GET). */
-async function describe(gw: GatewayContext, claims: UnsubscribeClaims): Promise<UnsubscribeTarget> {
-  const { rows } = await gw.checked!.pool.query<{ product: string | null; email: string | null }>({
+/**
+ * The product's name and the account's masked address, for the confirmation page, and whether the link still
+ * applies to the watch (the rule the watch service applies on the POST, decision 1901). A read; nothing changes on GET.
+ */
+async function describe(gw: GatewayContext, claims: UnsubscribeClaims): Promise<UnsubscribeTarget & { covered: boolean }> {
+  const { rows } = await gw.checked!.pool.query<{ product: string | null; email: string | null; watched_since: Date | null; issue_times_since: Date | null }>({
     name: 'gateway-unsubscribe-target',
     text: `SELECT (SELECT b.name || ' ' || p.name FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1) AS product,
-                  (SELECT a.email FROM accounts a WHERE a.account_id = $2) AS email`,
-    values: [claims.productId, claims.accountId],
+                  (SELECT a.email FROM accounts a WHERE a.account_id = $2) AS email,
+                  (SELECT w.created_at FROM watches w WHERE w.account_id = $2 AND w.product_id = $1) AS watched_since,
+                  (SELECT m.reached_at FROM deployment_milestones m WHERE m.name = $3) AS issue_times_since`,
+    values: [claims.productId, claims.accountId, UNSUBSCRIBE_ISSUE_TIME_MILESTONE],
   });
   const row = rows[0];
-  return { product: row?.product ?? claims.productId, productId: claims.productId, recipient: row?.email ? maskEmail(row.email) : null };
+  const covered = !row?.watched_since || unsubscribeCoversWatch(claims, row.watched_since, row.issue_times_since ?? null);
+  return { product: row?.product ?? claims.productId, productId: claims.productId, recipient: row?.email ? maskEmail(row.email) : null, covered };
 }
 
 export function maskEmail(email: string): string {
@@ -173,16 +182,22 @@ export function maskEmail(email: string): string {
  * forwards to a service), as a POST of its own path and headers; the
  * client's body is not sent.
  */
-async function unwatch(gw: GatewayContext, ex: Exchange, claims: UnsubscribeClaims): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null }> {
+async function unwatch(
+  gw: GatewayContext,
+  ex: Exchange,
+  claims: UnsubscribeClaims,
+): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null } | 'older_than_watch'> {
+  const issued: Record<string, string> = claims.issuedAtMs === null ? {} : { [h.unsubscribeIssuedAt]: String(claims.issuedAtMs) };
   const answer = await gw.upstreams.forward({
     target: gw.config.upstreams.watch,
     method: 'POST',
     path: `/internal/unsubscribe/${claims.productId}`,
-    headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent },
+    headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent, ...issued },
     body: Buffer.alloc(0),
     timeoutMs: gw.config.upstreamTimeoutMs,
     maxBytes: 8192,
   });
+  if (answer.status === 409) return 'older_than_watch';
   if (answer.status !== 200) throw new Error(`watch service answered ${answer.status}`);
   return JSON.parse(answer.body.toString('utf8')) as { changed: boolean; product: { name: string; brand_name: string; product_id: string } | null };
 }

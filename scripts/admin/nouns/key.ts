@@ -48,13 +48,23 @@ function describe(k: KeyRow): Record<string, unknown> {
   return { ...k, status: statusOf(k) };
 }
 
-/** `K` is a key id, or a whole key (from which only the id is used, and nothing is echoed). */
+/**
+ * `K` is a key id, never a whole key: a secret on the command line stays in the
+ * shell's history and shows in `ps` to every user of the machine. A whole key is
+ * refused before anything is read or changed, naming the id to pass instead.
+ */
 function keyIdFrom(ctx: AdminContext): string {
   const raw = positional(ctx.flags, 0, 'key_id');
-  const parsed = parseKey(raw);
-  if (parsed) return parsed.keyId;
+  // Anything shaped like a key (even mistyped) is treated as secret material.
+  if (raw.startsWith('sk_')) {
+    const id = parseKey(raw)?.keyId ?? null;
+    throw new Refused(
+      'whole_key_refused',
+      `pass the key id${id ? ` (${id})` : ''}, not the whole key: a key on the command line stays in shell history and shows in ps; nothing was changed.${id ? ` If others can read this shell's history, rotate the key (key rotate ${id})` : ''}`,
+    );
+  }
   if (/^[0-9a-z]{16}$/.test(raw)) return raw;
-  throw new UsageError('expected a key id (16 characters) or a whole key');
+  throw new UsageError('expected a key id (16 characters, the part of the key after sk_<env>_)');
 }
 
 async function requireKey(client: PoolClient | AdminContext['pool'], keyId: string, lock = false): Promise<KeyRow> {

@@ -1,6 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import session from 'express-session';
-import connectPgSimple from 'connect-pg-simple';
 import { csrfSync } from 'csrf-sync';
 import {
   CurationRefused,
@@ -21,14 +19,9 @@ import {
 import { createServiceApp, recordServiceOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import { publishNow } from '@evidence-record/signals';
 import { html, page, type Safe } from './html';
-import { recordAction, verifyCredential, type Operator } from './operators';
-
-declare module 'express-session' {
-  interface SessionData {
-    operator?: Operator;
-    flash?: { kind: 'ok' | 'err'; text: string };
-  }
-}
+import { recordAction, type Operator } from './operators';
+import { consoleSessions, defaultSessionLifetimes, liveOperator, SESSION_COOKIE, type SessionLifetimes } from './sessions';
+import { defaultSignInLimits, mountSignIn, type SignInLimits } from './sign-in';
 
 export interface ConsoleOptions {
   pool: Pool;
@@ -40,6 +33,10 @@ export interface ConsoleOptions {
   natsPrefix: string;
   /** `trust proxy` for a console behind a TLS-terminating proxy (X-Forwarded-Proto: https). */
   trustProxy?: boolean | string | number;
+  /** Idle and absolute session lifetimes (defaults: 30 minutes, 8 hours). */
+  sessionLifetimes?: SessionLifetimes;
+  /** Sign-in attempts per client and per operator (defaults in sign-in.ts). */
+  signInLimits?: SignInLimits;
 }
 
 const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -66,18 +63,10 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
     if (!req.secure && loopback.has(req.socket.remoteAddress ?? '')) Object.defineProperty(req, 'secure', { value: true });
     next();
   });
-  const PgStore = connectPgSimple(session);
-  app.use(
-    session({
-      name: 'er_console',
-      secret: o.sessionSecret,
-      store: new PgStore({ pool: o.pool, tableName: 'console_sessions', createTableIfMissing: false, pruneSessionInterval: 600 }),
-      resave: false,
-      saveUninitialized: false,
-      rolling: true,
-      cookie: { httpOnly: true, secure: true, sameSite: 'strict', path: '/', maxAge: 8 * 3600_000 },
-    }),
-  );
+  const lifetimes = o.sessionLifetimes ?? defaultSessionLifetimes;
+  app.use(consoleSessions(o.pool, o.sessionSecret, lifetimes));
+  app.use(liveOperator(o.pool, lifetimes, o.log));
+  mountSignIn(app, { pool: o.pool, log: o.log, secret: o.sessionSecret, limits: o.signInLimits ?? defaultSignInLimits });
   const { csrfSynchronisedProtection, generateToken } = csrfSync({ getTokenFromRequest: (req) => (req.body as Record<string, string> | undefined)?._csrf });
   app.use((req, res, next) => {
     if (req.method === 'POST') {
@@ -112,31 +101,11 @@ export function createConsoleApp(o: ConsoleOptions): express.Express {
   };
   const csrfField = (req: Request) => html`<input type="hidden" name="_csrf" value="${csrf(req)}">`;
 
-  app.get('/login', (req, res) => {
-    send(req, res, 'Sign in', html`<form method="post" action="/login" style="max-width:28rem">${csrfField(req)}
-<label>Operator credential (from <code>admin operator add</code>)<input type="password" name="credential" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button></form>`);
-  });
-  app.post('/login', async (req, res) => {
-    const op = await verifyCredential(o.pool, String((req.body as Record<string, string>).credential ?? ''));
-    if (!op) {
-      req.session.flash = { kind: 'err', text: 'That credential is not valid.' };
-      redirect(req, res, '/login');
-      return;
-    }
-    // A new session id at sign-in (no fixation); a fresh CSRF token with it.
-    req.session.regenerate((err) => {
-      if (err) {
-        res.status(500).send('session error');
-        return;
-      }
-      req.session.operator = op;
-      req.session.flash = { kind: 'ok', text: `Signed in as ${op.name}.` };
-      redirect(req, res, '/');
-    });
-  });
   app.post('/logout', (req, res) => {
-    req.session.destroy(() => res.redirect(303, '/login'));
+    req.session.destroy(() => {
+      res.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+      res.redirect(303, '/login');
+    });
   });
 
   // Everything below needs a signed-in operator.

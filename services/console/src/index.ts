@@ -1,2 +1,4 @@
 export { createConsoleApp, type ConsoleOptions } from './app';
-export { addOperator, verifyCredential, recordAction, type Operator } from './operators';
+export { addOperator, disableOperator, enableOperator, listOperators, verifyCredential, recordAction, type Operator, type OperatorListing, type OperatorRef } from './operators';
+export { defaultSessionLifetimes, type SessionLifetimes } from './sessions';
+export { defaultSignInLimits, type SignInLimits } from './sign-in';

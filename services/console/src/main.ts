@@ -1,17 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { Metrics, bootService, createPool, serveService } from '@evidence-record/platform';
 import { createConsoleApp } from './app';
 import { loadConsoleConfig } from './config';
-import { storedSessionSecret } from './operators';
 
 const { config, log } = bootService('console', loadConsoleConfig);
 const metrics = new Metrics('console').dependsOn('postgres');
+if (!config.CONSOLE_SESSION_SECRET) log.warn('CONSOLE_SESSION_SECRET is not set: this process drew its own, so its sessions end when it stops and other replicas do not accept them (refused in production)');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'console', max: 4, metrics });
 
 const app = createConsoleApp({
   pool,
   log,
   metrics,
-  sessionSecret: config.CONSOLE_SESSION_SECRET ?? (await storedSessionSecret(pool)),
+  sessionSecret: config.CONSOLE_SESSION_SECRET ?? randomBytes(32).toString('hex'),
   publicBaseUrl: config.PUBLIC_BASE_URL,
   natsUrl: config.NATS_URL,
   natsPrefix: config.NATS_PREFIX,

@@ -23,6 +23,11 @@ export const headers = {
    * at the first one not given (docs/decisions/0312-partial-pages-within-the-budget.md).
    */
   pageCap: 'x-er-page-cap',
+  /**
+   * Set by the gateway on its call to the watch service's internal unsubscribe: when the link's email was sent
+   * (unix ms, from the verified token); absent for a link minted before links carried it (decision 1901).
+   */
+  unsubscribeIssuedAt: 'x-er-unsubscribe-issued-at',
   /** The gateway's current record version, sent to the MCP service for the refusals it builds itself. */
   recordVersion: 'x-er-record-version',
   /**

@@ -117,16 +117,18 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
   // A correction notice has its own template (correction.ts), read before the claim too.
   const notice = alert.kind === 'correction' ? await loadCorrectionNotice(o.pool, alert.alert_id) : null;
   if (alert.kind === 'correction' && !notice) throw new Error(`correction notice ${alert.alert_id} names no correction`);
-  const attempt = await claimAlert(o.pool, alert.alert_id, o.leaseMs);
-  if (attempt === null) {
+  const claim = await claimAlert(o.pool, alert.alert_id, o.leaseMs);
+  if (claim === null) {
     // Lost a race (another worker claimed it, or the watch was just removed): look again later.
     msg.nak(1_000);
     return;
   }
+  const attempt = claim.attempt;
 
+  const link = unsubscribeLink(o, alert, claim.claimedAt);
   const email = notice
-    ? renderCorrectionEmail(notice, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: unsubscribeLink(o, alert) })
-    : renderAlertEmail(alert, change, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: unsubscribeLink(o, alert) });
+    ? renderCorrectionEmail(notice, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: link })
+    : renderAlertEmail(alert, change, { publicBaseUrl: o.publicBaseUrl, mailFrom: o.mailFrom, unsubscribeUrl: link });
   const started = process.hrtime.bigint();
   let smtpMessageId: string;
   try {
@@ -154,12 +156,16 @@ async function deliver(o: DeliveryOptions, msg: JsMsg, event: AlertRequestedEven
   log.info({ attempt }, 'alert email sent');
 }
 
-/** The email's one-click unsubscribe link: a token for this account and product only, expiring after the configured days. */
-function unsubscribeLink(o: DeliveryOptions, alert: { account_id: string; product_id: string }): string | null {
+/**
+ * The email's one-click unsubscribe link: a token for this account and product only, expiring after the
+ * configured days, issued at the claim (the database's clock, the one watches are dated by; for an alert the
+ * claim also saw the watch), so it never removes a watch added after this email (decision 1901).
+ */
+function unsubscribeLink(o: DeliveryOptions, alert: { account_id: string; product_id: string }, issuedAt: Date): string | null {
   if (!o.unsubscribe) return null;
   const expiresAt = Math.floor(Date.now() / 1000) + o.unsubscribe.ttlDays * 86_400;
   try {
-    return unsubscribeUrl(o.publicBaseUrl, mintUnsubscribeToken(o.unsubscribe.signingKey, { accountId: alert.account_id, productId: alert.product_id, expiresAt }));
+    return unsubscribeUrl(o.publicBaseUrl, mintUnsubscribeToken(o.unsubscribe.signingKey, { accountId: alert.account_id, productId: alert.product_id, expiresAt, issuedAtMs: issuedAt.getTime() }));
   } catch (err) {
     // An account id outside the token alphabet: the email still goes, with the keyed way to stop (and this line to fix it).
     o.log.error({ err: String(err), account_id: alert.account_id }, 'no unsubscribe link for this alert');

@@ -122,13 +122,16 @@ describe('alerts for a released Signal', () => {
       expect(part).toContain('not an exact change date');
       expect(part).toContain(`https://api.evidence.test/api/v1/signals/${event.signal_id}`);
       expect(part).toContain(watchers[0]!.email);
-      expect(part).toContain('https://api.evidence.test/unsubscribe?token=u1.');
+      expect(part).toContain('https://api.evidence.test/unsubscribe?token=u2.');
       expect(part).toContain('watchlist.remove');
     }
     // The link is signed for this account and product only.
     const token = /unsubscribe\?token=([^\s"&<]+)/.exec(mail.text)![1]!;
     const verdict = verifyUnsubscribeToken([TEST_UNSUBSCRIBE_KEY], decodeURIComponent(token), Math.floor(Date.now() / 1000));
     expect(verdict).toMatchObject({ ok: true, claims: { accountId: watchers[0]!.accountId, productId: product.productId } });
+    // Issued at the alert's claim, by the database's clock (the one a watch is dated by).
+    const { rows: claimed } = await fanout.pool.query<{ claimed_at: Date }>('SELECT claimed_at FROM alerts WHERE alert_id = $1', [alertId]);
+    expect(verdict.ok && verdict.claims.issuedAtMs).toBe(claimed[0]!.claimed_at.getTime());
     expect(mail.listUnsubscribe).toBe(`<https://api.evidence.test/unsubscribe?token=${token}>`);
     expect(mail.listUnsubscribePost).toBe('List-Unsubscribe=One-Click');
     expect(mail.text.replace(/\r?\n/g, ' ')).toContain(DISCLAIMER);

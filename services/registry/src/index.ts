@@ -26,6 +26,8 @@ const Needs = z.strictObject({
   internalSigning: z.boolean().optional(),
   /** UNSUBSCRIBE_SIGNING_KEY: signs (the email worker) or verifies (the gateway, which also reads the previous key of a rotation) the one-click unsubscribe links of alert emails. */
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
+  /** CONSOLE_SESSION_SECRET: signs the review console's session cookies (a Secret, never the database). */
+  consoleSessionSecret: z.boolean().optional(),
   /** PUBLIC_BASE_URL, the address clients see. */
   publicBaseUrl: z.boolean().optional(),
   /** Reaches public HTTP(S) sites (in the chart: egress to networkPolicy.egress.internet, private ranges excepted). */

@@ -62,7 +62,7 @@ export const registrySource = {
       entry: 'services/console/src/main.ts',
       http: true,
       port: 8107,
-      needs: { database: true, redis: true, nats: true, publicBaseUrl: true },
+      needs: { database: true, redis: true, nats: true, publicBaseUrl: true, consoleSessionSecret: true },
     },
     {
       name: 'mcp',

@@ -9,7 +9,8 @@ import { startWatchHarness, type WatchHarness } from '@evidence-record/test-supp
  * door (watch_changes), and the internal unsubscribe the gateway calls for an
  * alert email's link removes through the same implementation as
  * unwatch_product: pending alerts cancelled, the change recorded as
- * `email_unsubscribe` with no key.
+ * `email_unsubscribe` with no key, and only a watch older than the email
+ * that carried the link (decision 1901).
  */
 let db: TestDatabase;
 let h: WatchHarness;
@@ -21,10 +22,19 @@ const changes = async (accountId: string) =>
     [accountId],
   )).rows;
 
-const unsubscribe = async (productId: string, accountId: string | null) => {
+/** The database's clock in ms: what the email worker dates a link by (the alert's claim). */
+const dbNow = async () => Number((await h.pool.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms')).rows[0]!.ms);
+
+/** The gateway's call for a verified link; `issued`: its issue time (ms), null for a link minted before links carried one; default: now. */
+const unsubscribe = async (productId: string, accountId: string | null, issued?: number | string | null) => {
+  const issuedAt = issued === undefined ? await dbNow() : issued;
   const res = await fetch(`${h.url}/internal/unsubscribe/${productId}`, {
     method: 'POST',
-    headers: { [headers.requestId]: 'req_0123456789abcdef01234567', ...(accountId ? { [headers.accountId]: accountId } : {}) },
+    headers: {
+      [headers.requestId]: 'req_0123456789abcdef01234567',
+      ...(accountId ? { [headers.accountId]: accountId } : {}),
+      ...(issuedAt === null ? {} : { [headers.unsubscribeIssuedAt]: String(issuedAt) }),
+    },
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
@@ -85,6 +95,25 @@ describe('the internal unsubscribe of an alert email', () => {
     expect((await unsubscribe(products[0]!.productId, null)).status).toBe(400);
     expect((await unsubscribe('prd_NOT-AN-ID', c.accountId)).status).toBe(400);
     expect((await unsubscribe(products[0]!.productId, 'acc_x.y')).status).toBe(400);
+    expect((await unsubscribe(products[0]!.productId, c.accountId, '17e11')).status).toBe(400);
+  });
+
+  it('removes nothing with a link older than the watch (watched again after the email), nor with a link without an issue time for a watch younger than the cut-over', async () => {
+    const c = await insertCustomer(h.pool);
+    const p = products[0]!;
+    const emailSent = await dbNow();
+    await new Promise((r) => setTimeout(r, 5));
+    await insertWatch(h.pool, c.accountId, p.productId);
+    const older = await unsubscribe(p.productId, c.accountId, emailSent);
+    expect(older.status).toBe(409);
+    expect(older.body).toMatchObject({ error: 'link_older_than_watch', watched_since: expect.any(String) });
+    // This database's migration recorded the cut-over before the watch was added.
+    expect((await unsubscribe(p.productId, c.accountId, null)).status).toBe(409);
+    const { rows } = await h.pool.query('SELECT 1 FROM watches WHERE account_id = $1 AND product_id = $2', [c.accountId, p.productId]);
+    expect(rows).toHaveLength(1);
+    expect(await changes(c.accountId)).toEqual([]);
+    // A link from after the watch was added removes it.
+    expect(await unsubscribe(p.productId, c.accountId)).toMatchObject({ status: 200, body: { changed: true } });
   });
 
   it('answers an account that does not exist without change', async () => {

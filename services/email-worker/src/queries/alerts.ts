@@ -57,17 +57,18 @@ export async function loadAlert(pool: Pool, alertId: string, leaseMs: number): P
  * still watches the product. Two workers can never both hold the claim.
  * Returns the attempt number, or null when the claim was not granted.
  */
-export async function claimAlert(pool: Pool, alertId: string, leaseMs: number): Promise<number | null> {
-  const { rows } = await pool.query<{ attempts: number }>({
+export async function claimAlert(pool: Pool, alertId: string, leaseMs: number): Promise<{ attempt: number; claimedAt: Date } | null> {
+  const { rows } = await pool.query<{ attempts: number; claimed_at: Date }>({
     name: 'email-claim-alert',
     text: `UPDATE alerts SET status = 'sending', claimed_at = now(), attempts = attempts + 1
             WHERE alert_id = $1
               AND (status = 'pending' OR (status = 'sending' AND claimed_at <= now() - $2 * interval '1 millisecond'))
               AND (alerts.kind = 'correction' OR EXISTS (SELECT 1 FROM watches w WHERE w.account_id = alerts.account_id AND w.product_id = alerts.product_id))
-           RETURNING attempts`,
+           RETURNING attempts, claimed_at`,
     values: [alertId, leaseMs],
   });
-  return rows[0]?.attempts ?? null;
+  const row = rows[0];
+  return row ? { attempt: row.attempts, claimedAt: row.claimed_at } : null;
 }
 
 /** Cancels an alert nobody is sending (pending, or a claim past its lease). */

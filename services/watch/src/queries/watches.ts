@@ -1,4 +1,4 @@
-import type { ProductIdentityRow } from '@evidence-record/contract';
+import { UNSUBSCRIBE_ISSUE_TIME_MILESTONE, type ProductIdentityRow } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
 export type ProductRow = ProductIdentityRow;
@@ -87,6 +87,20 @@ export async function isWatched(client: PoolClient, accountId: string, productId
     values: [accountId, productId],
   });
   return rows.length > 0;
+}
+
+/**
+ * Since when the account watches the product (null: it does not), and since when unsubscribe links name their
+ * issue time (null if that milestone is missing): what decides whether an unsubscribe link still applies.
+ */
+export async function watchAgainstLink(client: PoolClient, accountId: string, productId: string): Promise<{ watchedSince: Date | null; issueTimesSince: Date | null }> {
+  const { rows } = await client.query<{ watched_since: Date | null; issue_times_since: Date | null }>({
+    name: 'watch-against-link',
+    text: `SELECT (SELECT created_at FROM watches WHERE account_id = $1 AND product_id = $2) AS watched_since,
+                  (SELECT reached_at FROM deployment_milestones WHERE name = $3) AS issue_times_since`,
+    values: [accountId, productId, UNSUBSCRIBE_ISSUE_TIME_MILESTONE],
+  });
+  return { watchedSince: rows[0]?.watched_since ?? null, issueTimesSince: rows[0]?.issue_times_since ?? null };
 }
 
 /** True when this call added the watch. */
