@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `npm run down`: stops what `npm run up` started, and nothing else.
+# `npm run down`: stops what `npm run up` started, and nothing else (the processes
+# up recorded in $ER_RUN_DIR/pids). Plain bash: it needs no npm package.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/stack.env.sh
+ER_RUN_DIR=${ER_RUN_DIR:-.run}
 pids_file="$ER_RUN_DIR/pids"
 [ -f "$pids_file" ] || { echo "nothing to stop"; exit 0; }
 while read -r name pid; do

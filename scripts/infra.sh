@@ -57,11 +57,18 @@ ensure_nats() {
   wait_for NATS 127.0.0.1 4222 20
 }
 
+# The npm packages package-lock.json pins, installed when node_modules is missing or holds
+# anything else (scripts/node-modules-current.mjs, plain Node). One install at a time: two
+# `npm run` commands started together on a fresh clone wait for the same install.
 ensure_node_modules() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "installing npm dependencies (npm ci)"
-    npm ci --no-audit --no-fund >&2
-  fi
+  node scripts/node-modules-current.mjs && return 0
+  mkdir -p .run
+  (
+    flock 9
+    node scripts/node-modules-current.mjs && exit 0
+    log "installing the npm packages package-lock.json pins (npm ci)"
+    npm ci --no-audit --no-fund --prefer-offline >&2
+  ) 9>.run/npm-ci.lock
 }
 
 # Debian's Chromium for the browser tests (driven by playwright-core, which never

@@ -4,10 +4,12 @@
 # for the browser tests), then: lint, typecheck, the vitest suites (unit,
 # integration against the real servers, end to end over HTTP, in a browser),
 # the resilience, security and fuzz suites (vitest.resilience.config.ts), the
-# OpenAPI lint, the Helm chart checks, the k6 type-check, and the image check
-# (the Dockerfile built with podman, every service run from it).
+# OpenAPI lint, the Helm chart checks, the k6 type-check, the README's
+# `npm run up` on a fresh clone, and the image check (the Dockerfile built
+# with podman, every service run from it).
 # `npm test -- <paths>` focuses the main vitest step on those paths and skips
-# the resilience step (`npm run test:resilience` runs it alone).
+# the resilience step (`npm run test:resilience` runs it alone) and the
+# fresh-clone step (`npx vitest run --config vitest.fresh-clone.config.ts`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
@@ -41,6 +43,12 @@ if [ $# -eq 0 ]; then
     --reporter=default --reporter=json --outputFile.json=.run/vitest-resilience.json
 fi
 if [ -x scripts/chart-check.sh ] || [ -f scripts/chart-check.sh ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
+# The README as written: a fresh `git clone` of HEAD (no node_modules), `npm run up` there, the stack driven as a
+# client would, `npm run down` (test/fresh-clone/readme.check.ts; its own database, prefixes and ports, so it runs
+# beside a developer's own `npm run up`). About 2 minutes with npm's cache warm.
+if [ $# -eq 0 ]; then
+  step "the README on a fresh clone: npm run up, drive, npm run down" npx vitest run --config vitest.fresh-clone.config.ts
+fi
 # The Dockerfile built with podman and every service run from the image, non-root, read-only root (scripts/image-check.sh).
 step "image: build and run every service from it" bash scripts/image-check.sh
 

@@ -11,6 +11,7 @@ import { secondsToNextUtcMidnight, utcDay } from './keyspace';
 import { checkRateWindows, peekRateLimitHeaders, rateLimitHeaders } from './limits/rate-windows';
 import { budgetLimit, settleAnswer, type Settlement } from './limits/settle';
 import { observe } from './scoring/observe';
+import { SIGNAL_PAGE_CSP, prefersHtml, signalAddressPage } from './signal-address-page';
 
 type Checked = NonNullable<GatewayContext['checked']>;
 
@@ -55,6 +56,14 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
     const auth = await authenticate(presentedKey(ex.req.headers), checked.keys, gw.clock());
     if (!auth.ok && auth.code === 'invalid_credentials') {
       ex.req.resume();
+      // A Signal's address opened in a browser: the same 401, as a page saying how to read it with a key (decision 1302).
+      if (capability.name === 'explain_signal') {
+        ex.addHeaders({ Vary: 'Accept' });
+        if (prefersHtml(ex.req.headers)) {
+          const html = signalAddressPage(gw.config.publicBaseUrl, params.signal_id);
+          return refuse(gw, ex, 'invalid_credentials', { page: { html, headers: { 'Content-Security-Policy': SIGNAL_PAGE_CSP } } });
+        }
+      }
       return refuse(gw, ex, 'invalid_credentials');
     }
     const key = auth.key;

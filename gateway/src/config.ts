@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_UNSUBSCRIBE_KEY_LENGTH } from '@evidence-record/contract';
+import { MIN_UNSUBSCRIBE_KEY_LENGTH, mcpSiteSettings, type McpSitePolicy } from '@evidence-record/contract';
 import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /**
@@ -37,17 +37,10 @@ export const GatewayConfigSchema = z.object({
   UNSUBSCRIBE_RATE_PER_TOKEN: z.coerce.number().int().min(1).max(1000).default(10),
   UNSUBSCRIBE_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /**
-   * Origins a browser may call /mcp from (comma-separated scheme://host[:port]).
-   * Empty: only the http and https origins of PUBLIC_BASE_URL's host. Any other
-   * Origin is refused with 403 before the key is looked at (docs/decisions/0604).
+   * Where /mcp may be called from, checked before the key is read: the same variables, defaults and rule
+   * as the MCP service's (the contract's mcpSiteRefusal, decision 0602).
    */
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((raw) => raw.split(',').map((s) => s.trim().toLowerCase().replace(/\/+$/, '')).filter(Boolean))
-    .refine((list) => list.every((o) => /^https?:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(o)), {
-      message: 'a comma-separated list of origins such as https://app.example.com (scheme://host[:port], no path)',
-    }),
+  ...mcpSiteSettings,
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
   /** Keys the gateway signs the requests it forwards with (decision 0313): the first signs. Required. */
@@ -68,8 +61,8 @@ export interface GatewayConfig {
   redisPrefix: string;
   upstreams: { record: string; signals: string; ledger: string; watch: string; mcp: string };
   publicBaseUrl: string;
-  /** Origins accepted on /mcp (a request without Origin is not affected); unset: the origins of publicBaseUrl. */
-  mcpAllowedOrigins?: readonly string[];
+  /** Where /mcp may be called from (MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS); the rule is the contract's, shared with the MCP service. */
+  mcpSite: McpSitePolicy;
   upstreamTimeoutMs: number;
   mcpTimeoutMs: number;
   checks: boolean;
@@ -94,7 +87,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     redisPrefix: e.REDIS_PREFIX,
     upstreams: { record: e.RECORD_URL, signals: e.SIGNALS_URL, ledger: e.LEDGER_URL, watch: e.WATCH_URL, mcp: e.MCP_URL },
     publicBaseUrl: e.PUBLIC_BASE_URL,
-    mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.length > 0 ? e.MCP_ALLOWED_ORIGINS : originsOf(e.PUBLIC_BASE_URL),
+    mcpSite: { hosts: e.MCP_ALLOWED_HOSTS, origins: e.MCP_ALLOWED_ORIGINS },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     mcpTimeoutMs: e.MCP_TIMEOUT_MS,
     checks: e.GATEWAY_CHECKS === 'on',
@@ -122,8 +115,5 @@ export function assertChecksAllowed(config: Pick<GatewayConfig, 'checks' | 'node
   }
 }
 
-/** The http and https origins of the public base URL's host: where a browser page of this service would live. */
-export function originsOf(publicBaseUrl: string): string[] {
-  const host = new URL(publicBaseUrl).host.toLowerCase();
-  return [`http://${host}`, `https://${host}`];
-}
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { GatewayConfigSchema as configSchema };

@@ -13,7 +13,7 @@ import type { ExtractionEnforcer } from './scoring/enforce';
 import type { ScoringPolicy } from './scoring/policy';
 import type { Upstreams } from './http/upstream';
 import type { UsageLog } from './usage/usage-log';
-import { sendJson, securityHeaders } from './http/io';
+import { sendHtml, sendJson, securityHeaders } from './http/io';
 import { wwwAuthenticate } from './access/challenge';
 
 export interface GatewayMetrics {
@@ -120,7 +120,14 @@ export function refuse(
   gw: GatewayContext,
   ex: Exchange,
   code: ErrorCode,
-  opts: { details?: Record<string, unknown>; retryAfterSeconds?: number; message?: string; closeConnection?: boolean } = {},
+  opts: {
+    details?: Record<string, unknown>;
+    retryAfterSeconds?: number;
+    message?: string;
+    closeConnection?: boolean;
+    /** A page for a person instead of the envelope (same status and headers; these headers over them). */
+    page?: { html: string; headers: Record<string, string> };
+  } = {},
 ): void {
   const { status, body } = buildRefusal({
     request_id: ex.requestId,
@@ -137,6 +144,7 @@ export function refuse(
   ex.status = status;
   ex.code = code;
   gw.metrics.base.refusals.inc({ code });
+  if (opts.page) return sendHtml(ex.res, status, opts.page.html, { ...ex.headers, ...extra, ...opts.page.headers });
   sendJson(ex.res, status, body, { ...ex.headers, ...extra });
 }
 

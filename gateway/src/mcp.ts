@@ -1,8 +1,7 @@
-import { CACHE_CONTROL, headers as h, isServiceOrigin, presentedKey, requestIdPattern, serviceOriginProblem } from '@evidence-record/contract';
+import { CACHE_CONTROL, headers as h, isServiceOrigin, mcpSiteRefusal, mcpSiteRefusalMessage, presentedKey, requestIdPattern, serviceOriginProblem, type McpSiteRefusal } from '@evidence-record/contract';
 import { TRACEPARENT } from '@evidence-record/platform';
 import { authenticate } from './access/admission';
 import type { KeyRecord } from './access/key-record';
-import { originsOf } from './config';
 import { refuse, finish, isInternalHeader, type Exchange, type GatewayContext } from './context';
 import { readBody, securityHeaders, sendJson } from './http/io';
 import { UpstreamError } from './http/upstream';
@@ -22,17 +21,18 @@ export const MCP_PATHS: ReadonlySet<string> = new Set(['/mcp', '/mcp/service-nam
  * same key (and `X-Service-Origin: mcp`), and is metered there, once. Every
  * other JSON-RPC message counts in the key's protocol window here
  * (docs/decisions/0605): no budget, its own limit, the usual headers and
- * 429. No request reaches the MCP service without a valid, unsuspended key
- * and an allowed Origin, so no tool ever runs for a bad key.
+ * 429. No request reaches the MCP service without an allowed Host and Origin
+ * and a valid, unsuspended key, so no tool ever runs for a bad key.
  */
 export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): Promise<void> {
   let stage: 'keys' | 'windows' | 'request' = 'keys';
   try {
-    // A browser page of another site is refused before the key is looked at (MCP 2025-11-25: 403 for an invalid Origin).
-    const origin = ex.req.headers.origin;
-    if (origin !== undefined && !originAllowed(gw, origin)) {
+    // A rebinding page (a Host not ours) or a page of another site (an Origin not ours) is refused before the key
+    // is looked at (MCP 2025-11-25: 403 for an invalid Origin), by the rule the MCP service applies too.
+    const site = mcpSiteRefusal(ex.req.headers, gw.config.mcpSite);
+    if (site) {
       ex.req.resume();
-      return refuseOrigin(gw, ex);
+      return refuseSite(gw, ex, site);
     }
     let counted = 0;
     let key: KeyRecord | null = null;
@@ -147,21 +147,10 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): 
   }
 }
 
-function originAllowed(gw: GatewayContext, origin: string | string[]): boolean {
-  if (Array.isArray(origin)) return false;
-  const allowed = gw.config.mcpAllowedOrigins ?? originsOf(gw.config.publicBaseUrl);
-  return allowed.includes(origin.trim().toLowerCase().replace(/\/+$/, ''));
-}
-
-/** The MCP service's own refusal for a cross-origin request (docs/decisions/0600), given before the key is read. */
-function refuseOrigin(gw: GatewayContext, ex: Exchange): void {
+/** The MCP service's own refusal for a request from elsewhere (docs/decisions/0600, 0602), given before the key is read. */
+function refuseSite(gw: GatewayContext, ex: Exchange, code: McpSiteRefusal): void {
   ex.status = 403;
-  ex.code = 'origin_not_allowed';
-  gw.metrics.base.refusals.inc({ code: 'origin_not_allowed' });
-  sendJson(
-    ex.res,
-    403,
-    { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: cross-origin requests are refused.', data: { request_id: ex.requestId, code: 'origin_not_allowed' } } },
-    { ...ex.headers, 'Cache-Control': CACHE_CONTROL },
-  );
+  ex.code = code;
+  gw.metrics.base.refusals.inc({ code });
+  sendJson(ex.res, 403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: mcpSiteRefusalMessage[code], data: { request_id: ex.requestId, code } } }, { ...ex.headers, 'Cache-Control': CACHE_CONTROL });
 }

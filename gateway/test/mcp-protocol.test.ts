@@ -98,9 +98,23 @@ describe('401 challenge', () => {
   });
 });
 
-describe('cross-origin', () => {
-  it('refuses a cross-origin Origin with 403 before the key is looked at, and passes an allowed one to the key check', async () => {
-    for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:8081']) {
+describe('where /mcp may be called from (decision 0602)', () => {
+  /** POST /mcp with the Host header as given (fetch cannot set Host). */
+  const withHost = (host: string, headers: Record<string, string>, key: string | null = null) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>((resolve, reject) => {
+      const port = new URL(gw.url).port;
+      const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...mcpHeaders, host, ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') }));
+      });
+      req.on('error', reject);
+      req.end(list);
+    });
+
+  it('refuses a cross-origin Origin with 403 before the key is looked at', async () => {
+    const own = new URL(gw.url).host;
+    for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${Number(new URL(gw.url).port) + 1}`, `http://localhost:${new URL(gw.url).port}`]) {
       const res = await post(null, list, { origin });
       expect(res.status, origin).toBe(403);
       expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'origin_not_allowed' } } });
@@ -108,12 +122,36 @@ describe('cross-origin', () => {
       expect(res.headers.get('www-authenticate')).toBeNull();
       expect([...res.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([]);
     }
-    const allowed = await post(null, list, { origin: 'http://127.0.0.1:8080' });
-    expect(allowed.status).toBe(401);
+    expect(own).toMatch(/^127\.0\.0\.1:/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('accepts the request\'s own origin, under 127.0.0.1 and under localhost, and passes it to the key check', async () => {
+    const port = new URL(gw.url).port;
+    expect((await post(null, list, { origin: `http://127.0.0.1:${port}` })).status).toBe(401);
     const k = await orgWithKey(env);
-    const withKey = await post(k.key, list, { origin: 'https://127.0.0.1:8080' });
-    expect(withKey.status).toBe(200);
-    expect(seen).toHaveLength(1);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      for (const origin of [`http://${host}`, `https://${host}`]) {
+        const res = await withHost(host, { origin }, k.key);
+        expect(res.status, `${host} ${origin}`).toBe(200);
+      }
+    }
+    expect(seen).toHaveLength(4);
+    // What reached the MCP service carried the client's Host, which it checks again by the same rule.
+    expect(seen.map((s) => s.headers.host)).toEqual([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `localhost:${port}`]);
+  });
+
+  it('refuses a Host it is not served under, with or without an Origin, before the key is looked at', async () => {
+    const k = await orgWithKey(env);
+    for (const headers of [{}, { origin: 'http://rebind.attacker.test:8080' }] as Array<Record<string, string>>) {
+      const res = await withHost('rebind.attacker.test:8080', headers, k.key);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Forbidden: this Host is not served.', data: { code: 'host_not_allowed' } } });
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+    // A bad key behind a foreign Host gets the same 403: the key was never read.
+    expect((await withHost('rebind.attacker.test:8080', {}, 'sk_test_notakey')).status).toBe(403);
+    expect(seen).toHaveLength(0);
   });
 });
 

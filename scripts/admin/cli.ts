@@ -1,4 +1,5 @@
 import { CurationRefused } from '@evidence-record/curation';
+import { AddressRefused, FetchFailure } from '@evidence-record/monitor';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { resolveConfig } from './config';
 
@@ -52,9 +53,15 @@ export class Refused extends Error {
   }
 }
 
-/** An expected failure's code, or null for a defect (which keeps its stack trace on stderr). */
+/**
+ * An expected failure's code, or null for a defect (which keeps its stack
+ * trace on stderr). Decided here, once, for every verb: a verb that reads a
+ * source (the monitor's fetcher and address guard) answers an unreachable or
+ * refused host, a timeout or a redirect loop with the fetch's own code
+ * (docs/monitor.md), whatever noun it belongs to.
+ */
 function refusalCode(err: unknown): string | null {
-  if (err instanceof Refused || err instanceof CurationRefused) return err.code;
+  if (err instanceof Refused || err instanceof CurationRefused || err instanceof FetchFailure || err instanceof AddressRefused) return err.code;
   // The gateway's operator helpers cannot reach Redis (see gateway/src/operator.ts).
   if (err instanceof Error && err.name === 'RedisUnreachable') return 'redis_unavailable';
   return null;
@@ -110,10 +117,6 @@ export function positional(flags: Flags, index: number, name: string): string {
   return v;
 }
 
-export function databaseUrl(env: NodeJS.ProcessEnv): string {
-  return env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/evidence_record';
-}
-
 function print(out: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
@@ -128,10 +131,11 @@ export async function runCli(nouns: Noun[], argv: string[], processEnv: NodeJS.P
     print({ error: 'usage', message: nounName ? `unknown command: ${[nounName, verbName].filter(Boolean).join(' ')}` : 'no command' });
     return 2;
   }
-  // The stack's own configuration (.run/stack.env written by `npm run up`), under this process's environment.
+  // The stack's own configuration (.run/stack.env written by `npm run up`) under this process's environment;
+  // a verb reads only the settings the CLI declares (scripts/admin/config.ts).
   const { env } = resolveConfig(processEnv);
   const closers: Array<() => Promise<void>> = [];
-  const pool = createPool(databaseUrl(env), { max: 2, applicationName: 'admin-cli', statementTimeoutMs: 120_000 });
+  const pool = createPool(env.DATABASE_URL!, { max: 2, applicationName: 'admin-cli', statementTimeoutMs: 120_000 });
   closers.push(() => pool.end());
   try {
     const out = await verb.run({ pool, flags: parseFlags(rest), env, onClose: (fn) => closers.push(fn) });

@@ -1,61 +1,92 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { readStackConfig, type StackConfig } from '@evidence-record/platform';
+import { configSchema as consoleConfig } from '@evidence-record/console/config';
+import { configSchema as gatewayConfig } from '@evidence-record/gateway/config';
+import { MonitorSettingsSchema } from '@evidence-record/monitor';
 
 /**
  * One configuration for the CLI and the stack it drives. `npm run up` writes
- * every variable it starts the services with to `<ER_RUN_DIR>/stack.env`
- * (default `.run/stack.env`) and starts the services from that same file; the
- * CLI reads it too, so a revocation is published under the gateways' Redis
- * prefix and a release to the streams the watch fan-out reads, with no extra
- * variables. Precedence: a variable set in the CLI's environment, then the
- * file, then the defaults below (the same as scripts/stack.env.sh). In
- * Kubernetes the CLI runs inside the console pod (`kubectl exec`), whose
- * environment is the chart's shared ConfigMap and Secrets; no file is there.
+ * every variable it starts the stack with to `<ER_RUN_DIR>/stack.env`
+ * (default `.run/stack.env`, derived from the services' config schemas and
+ * this one: scripts/registry/stack-env.ts); the CLI reads the same file
+ * (@evidence-record/platform's readStackConfig), so a revocation is published
+ * under the gateways' Redis prefix, a release to the streams the watch
+ * fan-out reads, and a monitor verb reads sources as the monitor service does,
+ * with no extra variables. Precedence: the CLI's environment, then the file,
+ * then the schema's defaults. In Kubernetes the CLI runs inside the console
+ * pod (`kubectl exec`), whose environment is the chart's; no file is there.
+ *
+ * `configSchema` declares every setting of the code the CLI runs, each with
+ * the validation of the service that owns it: the connections (the console's
+ * and the gateway's), the monitor's settings (monitor verbs), the trace
+ * exporter. A verb that reads any other name fails (see `cliEnv`), so a
+ * setting the CLI uses can never be one `up` leaves out of the file.
  */
-export const stackDefaults: Readonly<Record<string, string>> = {
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/evidence_record',
-  REDIS_URL: 'redis://127.0.0.1:6379',
-  REDIS_PREFIX: 'er:local:',
-  NATS_URL: 'nats://127.0.0.1:4222',
-  NATS_PREFIX: 'local',
-  PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
-};
+export const configSchema = z.object({
+  DATABASE_URL: consoleConfig.shape.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  REDIS_URL: gatewayConfig.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
+  NATS_URL: consoleConfig.shape.NATS_URL,
+  NATS_PREFIX: consoleConfig.shape.NATS_PREFIX.default('local'),
+  PUBLIC_BASE_URL: consoleConfig.shape.PUBLIC_BASE_URL,
+  OTEL_EXPORTER_OTLP_ENDPOINT: consoleConfig.shape.OTEL_EXPORTER_OTLP_ENDPOINT,
+  ...MonitorSettingsSchema.shape,
+});
+export type CliSetting = keyof typeof configSchema.shape;
+export const cliSettings = Object.keys(configSchema.shape) as CliSetting[];
 
-/** The variables the CLI acts with; `config show` prints them (passwords masked). */
-export const cliVariables = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'] as const;
+/**
+ * What the CLI reads from its own process, never from the stack: who runs it
+ * (recorded beside curation actions), and the test clock of `signal release`
+ * (NODE_ENV=test with ER_TEST_TODAY).
+ */
+export const processVariables = ['USER', 'NODE_ENV', 'ER_TEST_TODAY'] as const;
 
-// `npm run -s admin` runs in the repository root, like `npm run up`, which wrote the file there.
-const repoRoot = process.cwd();
+/** A verb read a setting the CLI does not declare: a defect, named so that it is fixed where it belongs. */
+export class UndeclaredSetting extends Error {
+  override name = 'UndeclaredSetting';
+}
 
-/** Where `npm run up` writes the stack's configuration (ER_RUN_DIR is up.sh's variable). */
-export function stackEnvPath(env: NodeJS.ProcessEnv, root = repoRoot): string {
-  const runDir = env.ER_RUN_DIR ?? '.run';
-  return join(isAbsolute(runDir) ? runDir : join(root, runDir), 'stack.env');
+const declared = new Set<string>([...cliSettings, ...processVariables]);
+
+/** Each declared setting's default, as the variable's text (what an unset variable means to the code that reads it). */
+export const cliDefaults: Readonly<Record<string, string>> = (() => {
+  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { default?: unknown }> };
+  const out: Record<string, string> = {};
+  for (const [name, property] of Object.entries(schema.properties)) if (property.default !== undefined) out[name] = String(property.default);
+  return out;
+})();
+
+/**
+ * The environment a verb gets: the declared settings, resolved (environment,
+ * file, defaults), and the process variables. Reading any other variable name
+ * throws UndeclaredSetting, in every verb and every test that runs one.
+ */
+export function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const resolved: NodeJS.ProcessEnv = {};
+  const base = { ...cliDefaults, ...env };
+  for (const name of declared) if (base[name] !== undefined) resolved[name] = base[name];
+  return new Proxy(resolved, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && /^[A-Z][A-Z0-9_]*$/.test(prop) && !declared.has(prop)) {
+        throw new UndeclaredSetting(`the CLI read ${prop}, which its configuration does not declare (scripts/admin/config.ts configSchema); declare it there so that npm run up writes it to the stack file`);
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
 }
 
 export interface ResolvedConfig {
+  /** What verbs read (see cliEnv). */
   env: NodeJS.ProcessEnv;
-  /** The stack.env file read, or null when none exists (defaults and environment only). */
+  /** The stack file read, or null (environment and defaults only). */
   file: string | null;
+  /** Everything the stack file holds. */
+  fromFile: StackConfig['fromFile'];
 }
 
-export function resolveConfig(env: NodeJS.ProcessEnv, root = repoRoot): ResolvedConfig {
-  const path = stackEnvPath(env, root);
-  const fromFile = existsSync(path) ? (parseEnv(readFileSync(path, 'utf8')) as Record<string, string>) : null;
-  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  // An empty prefix is a real choice (`REDIS_PREFIX=`); keep it when it was set explicitly.
-  for (const name of ['REDIS_PREFIX', 'NATS_PREFIX']) if (env[name] === '') defined[name] = '';
-  return { env: { ...stackDefaults, ...(fromFile ?? {}), ...defined }, file: fromFile ? path : null };
-}
-
-/** A URL with its password replaced, for printing. */
-export function masked(value: string): string {
-  try {
-    const u = new URL(value);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return value;
-  }
+/** The stack's configuration as the CLI sees it (`npm run -s admin` runs in the repository root, where `up` wrote the file). */
+export function resolveConfig(processEnv: NodeJS.ProcessEnv = process.env, root = process.cwd()): ResolvedConfig {
+  const stack = readStackConfig(processEnv, root);
+  return { env: cliEnv(stack.env), file: stack.file, fromFile: stack.fromFile };
 }

@@ -5,6 +5,7 @@ import { importCaptures } from '@evidence-record/curation';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { UsageError, nouns, parseFlags } from '@evidence-record/admin';
+import { cliEnv } from '@evidence-record/admin/config';
 
 /**
  * The source monitor's operator verbs, run in-process exactly as `npm run -s
@@ -34,7 +35,8 @@ beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 4 });
   src = await startSourceServer();
-  env = { DATABASE_URL: db.url, MONITOR_ALLOW_LOCALHOST: '1', MONITOR_HOST_INTERVAL_MS: '0', DSLD_BASE_URL: `${src.origin}/dsld/v9` };
+  // What a verb gets from the CLI's plumbing: the declared settings only (reading another fails the test).
+  env = cliEnv({ DATABASE_URL: db.url, MONITOR_ALLOW_LOCALHOST: '1', MONITOR_HOST_INTERVAL_MS: '0', DSLD_BASE_URL: `${src.origin}/dsld/v9` });
   const log = createLogger('record-test', 'silent');
   record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
 });

@@ -39,7 +39,7 @@ const urlEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
  * and calls; a service that needs no database must not get DATABASE_URL.
  * Only the gateway's and the MCP service's own settings are listed by hand.
  */
-const OWN_ENV = { gateway: ['GATEWAY_PORT', 'MCP_ALLOWED_ORIGINS'], mcp: ['MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'] };
+const OWN_ENV = { gateway: ['GATEWAY_PORT', 'MCP_ALLOWED_HOSTS', 'MCP_ALLOWED_ORIGINS'], mcp: ['MCP_ALLOWED_ORIGINS', 'MCP_ALLOWED_HOSTS'] };
 const SERVICES = Object.fromEntries(
   registry.map((s) => {
     const n = s.needs ?? {};

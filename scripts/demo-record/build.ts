@@ -527,6 +527,7 @@ function assertConsistent(rec: DemoRecord, byId: Map<string, ResolvedProduct>): 
   unique(rec.products, 'product_id');
   unique(rec.history_states, 'state_id');
   unique(rec.signals, 'signal_id');
-  for (const d of rec.declared_ingredients) if (d.amount === 0) throw new Error('an amount is never stored as zero');
+  // A declared 0 is an amount (decision 1007); undisclosed is null. Neither is ever negative, and an amount carries its unit.
+  for (const d of rec.declared_ingredients) if (d.amount !== null && (Number(d.amount) < 0 || d.unit === null)) throw new Error(`${d.declared_name}: a declared amount is never negative and always has a unit`);
   for (const s of rec.sources) if (!s.health_since) throw new Error(`source ${s.source_id} of ${byId.get(String(s.product_id))?.spec.slug} was never read`);
 }

@@ -111,7 +111,7 @@ describe('the demo Record', () => {
     for (const { url } of urls) expect(new URL(url).hostname).toMatch(/\.example$/);
   });
 
-  it('stores no declared amount as zero, and the named-without-amount ingredient as NULL', async () => {
+  it('stores the named-without-amount ingredient as NULL, never 0 (no demo label declares a zero)', async () => {
     expect((await one<{ n: number }>('SELECT count(*)::int AS n FROM declared_ingredients WHERE amount = 0')).n).toBe(0);
     const named = await all<{ amount: number | null; unit: string | null; blend_id: number | null }>(
       `SELECT d.amount, d.unit, d.blend_id FROM declared_ingredients d JOIN history_states h USING (state_id)

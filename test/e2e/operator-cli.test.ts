@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { formatStackEnv } from '@evidence-record/platform';
 import { freePort, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -55,10 +56,10 @@ beforeAll(async () => {
   const port = await freePort();
   second = await launchReady({ service: 'gateway', label: 'gateway-2', port, env: { ...stack.env } });
   secondUrl = `http://127.0.0.1:${port}`;
-  // What `npm run up` writes: the variables the stack runs with.
+  // What `npm run up` writes: the variables the stack runs with, in the one format (a shell's own PATH and HOME aside).
   runDir = await mkdtemp(join(tmpdir(), 'er-run-'));
-  const names = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'NATS_URL', 'NATS_PREFIX', 'PUBLIC_BASE_URL'];
-  await writeFile(join(runDir, 'stack.env'), names.map((n) => `${n}=${JSON.stringify(String(stack.env[n]))}`).join('\n') + '\n');
+  const values = Object.fromEntries(Object.entries(stack.env).filter(([n, v]) => v !== undefined && !['PATH', 'HOME', 'ER_RUN_DIR'].includes(n))) as Record<string, string>;
+  await writeFile(join(runDir, 'stack.env'), formatStackEnv(values), { mode: 0o600 });
 }, 180_000);
 
 afterAll(async () => {

@@ -335,6 +335,9 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     MCP_ALLOWED_HOSTS: [...(gateway === undefined ? [] : [`127.0.0.1:${gateway}`, `localhost:${gateway}`]), ...(mcp === undefined ? [] : [`127.0.0.1:${mcp}`])].join(','),
     MCP_ALLOWED_ORIGINS: '',
     SHUTDOWN_GRACE_MS: '3000',
+    // The operator CLI and the demo source tool read a stack file under ER_RUN_DIR (a developer's `npm run up`
+    // writes .run/stack.env); a test stack's tools read this environment only.
+    ER_RUN_DIR: join(tmpdir(), 'er-test-stack-has-no-stack-file'),
   };
 }
 

@@ -327,7 +327,9 @@ _registry.tpl.
 {{- if eq .name "gateway" }}
 - name: GATEWAY_PORT
   value: {{ .svc.port | quote }}
-{{- /* The gateway refuses a cross-origin /mcp request before its key is read: the same Origin list as the MCP service. */}}
+{{- /* The gateway refuses an /mcp request from a Host or Origin not ours before its key is read: the MCP service's lists and rule (decision 0602). */}}
+- name: MCP_ALLOWED_HOSTS
+  value: {{ (default (list (include "er.publicHost" $root)) $v.services.mcp.allowedHosts) | join "," | quote }}
 - name: MCP_ALLOWED_ORIGINS
   value: {{ (default (list (include "er.publicOrigin" $root)) $v.services.mcp.allowedOrigins) | join "," | quote }}
 {{- end }}

@@ -44,7 +44,6 @@ watch:
   database: true
   nats: true
   signing: true
-  publicBaseUrl: true
   callers:
     - gateway
 email-worker:

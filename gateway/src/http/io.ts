@@ -88,17 +88,19 @@ export const securityHeaders: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>): void {
+export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>, contentType = 'application/json; charset=utf-8'): void {
   if (res.headersSent || res.destroyed) return;
   // One writeHead with every header, not a setHeader each: node stores them in one pass and
-  // sends them with the body in one write.
-  headers['Content-Type'] = JSON_UTF8;
+  // sends them with the body in one write. `headers` is completed in place.
+  headers['Content-Type'] = contentType;
   headers['Content-Length'] = String(body.length);
   res.writeHead(status, headers);
   res.end(body);
 }
 
-const JSON_UTF8 = 'application/json; charset=utf-8';
+export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string>): void {
+  sendBytes(res, status, Buffer.from(html, 'utf8'), headers, 'text/html; charset=utf-8');
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   sendBytes(res, status, Buffer.from(JSON.stringify(body), 'utf8'), headers);

@@ -6,13 +6,17 @@ import { createGateway, type Gateway, type GatewayDeps } from '../../src/app';
 import type { GatewayConfig } from '../../src/config';
 import { nouns, parseFlags, type AdminContext } from '@evidence-record/admin';
 import { REDIS_URL } from '@evidence-record/test-support/infra';
+import { freePort } from '@evidence-record/test-support/launcher';
 
 export { REDIS_URL };
 
 /** The key gateway tests sign with; a fake upstream given it verifies like a real service. */
 export const TEST_SIGNING_KEY = 'gateway-test-signing-key-0123456789abcdef';
 
-export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; upstreams: GatewayConfig['upstreams']; redisUrl?: string } & Partial<GatewayConfig>): GatewayConfig {
+/** A gateway's configuration for a test; `mcpSite`, unless given, is the host it listens on (see startGateway). */
+export type TestGatewayConfig = Omit<GatewayConfig, 'mcpSite'> & Partial<Pick<GatewayConfig, 'mcpSite'>>;
+
+export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; upstreams: GatewayConfig['upstreams']; redisUrl?: string } & Partial<GatewayConfig>): TestGatewayConfig {
   return {
     port: 0,
     redisUrl: REDIS_URL,
@@ -34,11 +38,13 @@ export interface RunningGateway {
   close: () => Promise<void>;
 }
 
-/** A gateway in-process on an ephemeral port. */
-export async function startGateway(config: GatewayConfig, deps: Omit<GatewayDeps, 'config'> = {}): Promise<RunningGateway> {
+/** A gateway in-process on a port of its own; /mcp is served under that host (127.0.0.1 and localhost) unless the config says otherwise. */
+export async function startGateway(test: TestGatewayConfig, deps: Omit<GatewayDeps, 'config'> = {}): Promise<RunningGateway> {
+  const port = await freePort();
+  const config: GatewayConfig = { ...test, mcpSite: test.mcpSite ?? { hosts: [`127.0.0.1:${port}`, `localhost:${port}`], origins: [] } };
   const gateway = await createGateway({ config, log: createLogger('gateway-test', config.logLevel), usage: { intervalMs: 100 }, ...deps });
   const server: Server = await new Promise((resolve) => {
-    const s = createServer(gateway.listener).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(gateway.listener).listen(port, '127.0.0.1', () => resolve(s));
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

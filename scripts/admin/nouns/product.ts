@@ -1,7 +1,6 @@
-import { addProduct, addProductIn, retireProduct, AddProductInput, CurationRefused } from '@evidence-record/curation';
-import { withRecordChange } from '@evidence-record/platform';
-import { addSource, createMonitor, parseDsldLabel, policyOf } from '@evidence-record/monitor';
-import { UsageError, optional, positional, required, type Flags, type Noun } from '../cli';
+import { addProduct, retireProduct } from '@evidence-record/curation';
+import { attachDsldLabel, createMonitor, policyOf } from '@evidence-record/monitor';
+import { UsageError, operatorName, optional, positional, required, type Flags, type Noun } from '../cli';
 import { monitorSettings } from './monitor';
 
 /** Every value of a repeatable flag (--alias A --alias B). */
@@ -44,26 +43,21 @@ export const product: Noun = {
         retireProduct(pool, { product_id: positional(flags, 0, 'product_id'), on: optional(flags, 'on') ?? new Date().toISOString().slice(0, 10), note: optional(flags, 'note') ?? null }),
     },
     'add-from-dsld': {
-      usage: '--label ID [--every 7d]   (reads the label once, registers brand, name and aliases, and adds the label as its first source)',
+      usage:
+        '--label ID [--product P] [--every 7d] [--by NAME]   (reads the label once and attaches it, dated by its DSLD date, to the product it belongs to: ' +
+        'P, else the product DSLD relates it to ("same product"), else the one of the same brand and name, else a product registered from it; decision 1401)',
       run: async ({ pool, flags, env }) => {
         const id = required(flags, 'label');
         if (!/^\d{1,12}$/.test(id)) throw new UsageError(`${id} is not a DSLD label id`);
         const settings = monitorSettings(env);
-        const url = `${settings.DSLD_BASE_URL.replace(/\/+$/, '')}/label/${id}`;
         const monitor = createMonitor(pool, settings);
         try {
-          const reqUrl = new URL(url);
-          if (settings.DSLD_API_KEY) reqUrl.searchParams.set('api_key', settings.DSLD_API_KEY);
-          const res = await monitor.fetcher.get(reqUrl.toString());
-          if (res.status !== 200) throw new CurationRefused(`DSLD answered ${res.status} for label ${id}`, res.status === 404 ? 'not_found' : 'source_unreadable');
-          const parsed = parseDsldLabel(res.body.toString('utf8'));
-          if (!parsed.ok) throw new CurationRefused(`label ${id}: ${parsed.reason}`, 'source_unreadable');
-          const { brand, name } = parsed.reading;
-          if (!brand || !name) throw new CurationRefused(`label ${id} names no brand or product`, 'source_unreadable');
-          const full = AddProductInput.parse({ brand, name: name.replace(new RegExp(`^${brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+`, 'i'), '') || name, aliases: name !== brand ? [name] : [] });
-          const { result } = await withRecordChange(pool, `product added from DSLD label ${id}`, (client) => addProductIn(client, full));
-          const source = await addSource(pool, { product_id: result.product_id, kind: 'dsld_label', url, every: optional(flags, 'every') ?? '7d', added_by: 'operator' }, policyOf(settings));
-          return { product_id: result.product_id, brand_id: result.brand_id, name: result.name, depth_class: result.depth_class, source_id: source.source_id, next_check_due: source.next_check_due };
+          return {
+            ...(await attachDsldLabel(
+              { pool, fetcher: monitor.fetcher, names: monitor.names, settings, policy: policyOf(settings) },
+              { label: id, product_id: optional(flags, 'product') ?? null, every: optional(flags, 'every') ?? '7d', by: operatorName({ flags, env }) },
+            )),
+          };
         } finally {
           await monitor.close();
         }

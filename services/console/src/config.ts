@@ -28,3 +28,6 @@ export const consoleEnv = z
 export function loadConsoleConfig(source: NodeJS.ProcessEnv = process.env) {
   return loadConfig(consoleEnv, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { consoleEnv as configSchema };

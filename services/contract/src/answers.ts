@@ -79,8 +79,22 @@ export const ProductRecordCoverage = open({
       }),
     )
     .describe('data-level state of each source; an unreadable source is never an API outage'),
+  label_versions: z
+    .array(
+      open({
+        dsld_label_id: z.number().int(),
+        product_version_code: z.string().nullable(),
+        dsld_date: date.nullable().describe("the label's own DSLD date (entryDate, else its 'Date entered into DSLD' event)"),
+        off_market: z.boolean().describe('DSLD marks this label off the market (offMarket 1 or an Off Market event)'),
+        off_market_since: date.nullable(),
+        monitored: z.boolean().describe("only the product's newest label version is monitored; older versions are its recoverable history"),
+        source_url: z.string(),
+      }),
+    )
+    .optional()
+    .describe('the DSLD label versions the Record holds of this product, oldest first (decision 1401)'),
 })
-  .describe('get_product_record: the latest label state, freshness and source health')
+  .describe('get_product_record: the latest label state, freshness, source health and DSLD label versions')
   .meta({ id: 'ProductRecordCoverage' });
 
 export const HistoryCoverage = open({

@@ -36,6 +36,26 @@ export const ServingConfiguration = z.strictObject({
   description: z.string().nullable(),
 }).meta({ id: 'ServingConfiguration' });
 
+/** A serving size a label declares besides its first (decision 1007): present only where the label declares more than one. */
+export const OtherServing = z.strictObject({
+  serving_order: z.number().int().describe("the label's order of this serving size (the first is `serving`)"),
+  serving_size: z.number().nullable(),
+  serving_unit: z.string().nullable(),
+  description: z.string().nullable(),
+  note: z.string().nullable().describe("the label's own words for this serving size (\"children (age 6+)\")"),
+}).meta({ id: 'OtherServing' });
+
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
+export const ServingAmount = z.strictObject({
+  serving_order: z.number().int(),
+  serving_quantity: z
+    .number()
+    .nullable()
+    .describe('where one serving size lists amounts for several quantities of it (1, 2 or 3 scoops): the quantity, in the serving unit'),
+  amount: z.number().nullable().describe('null: not declared for this serving size; 0: declared as zero'),
+  unit: z.string().nullable(),
+}).meta({ id: 'ServingAmount' });
+
 export const HistoryState = z.strictObject({
   state_id: z.string(),
   observed_from: date,
@@ -43,6 +63,7 @@ export const HistoryState = z.strictObject({
   classification: z.enum(historyStateClasses),
   comparable: z.boolean().describe('true when this state can be compared with another comparable state of the same product'),
   serving: ServingConfiguration.nullable(),
+  other_servings: z.array(OtherServing).optional().describe('the serving sizes the label declares besides `serving`; absent when it declares one'),
   declared_ingredient_count: z.number().int(),
   note: z.string().nullable(),
 }).meta({ id: 'HistoryState' });
@@ -51,11 +72,17 @@ export const VerifiedFact = z.strictObject({
   kind: z.string().describe('declared_ingredient, proprietary_blend, serving_configuration'),
   value: z.strictObject({
     declared_name: z.string(),
-    amount: z.number().nullable().describe('null: the label names it without an amount. Never zero for undisclosed.'),
+    amount: z.number().nullable().describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact.'),
     unit: z.string().nullable(),
     ingredient_id: z.string().nullable().optional(),
     blend: z.string().nullable().optional().describe('name of the proprietary blend this ingredient is declared in'),
-    amount_disclosed: z.boolean().optional(),
+    amount_disclosed: z.boolean().optional().describe('true for any declared amount, 0 included; false when the label gives none'),
+    amount_note: z
+      .string()
+      .optional()
+      .describe('where the label gives no amount of its own, its words for one ("1.25 billion CFU"), kept as evidence; amount stays null'),
+    amounts_by_serving: z.array(ServingAmount).optional().describe('what the serving sizes besides the first declare of this line; absent when the label declares one serving size'),
+    serving_order: z.number().int().optional().describe('serving_configuration: which of the serving sizes the label declares (absent: the first)'),
   }),
   state_id: z.string().nullable(),
   observed_at: date,

@@ -43,6 +43,7 @@ export const decisionTexts = {
   rate_headers: 'RateLimit-* describe the rate window (minute, hour or day) closest to exhaustion for this key; they are sent on every response to a request made with a valid key, refusals included.',
   budget: 'A successful answer spends one unit of the organization\'s daily budget per distinct entity it names (product, signal or ingredient: the x-cost of the operation); naming it again the same UTC day costs nothing. The budget resets at 00:00 UTC; a 429 extraction_limit_reached says how long until then in Retry-After.',
   mcp_protocol_versions: `The MCP endpoint (POST /mcp) accepts protocol versions ${decisions.MCP_PROTOCOL_VERSIONS.join(', ')}.`,
+  signal_address_page: 'A Signal\'s address (signal_url, GET /api/v1/signals/{signal_id}) opened without a valid key by a client that prefers text/html to application/json (a browser following the address cited in an alert email) answers the same 401, with the same headers and Vary: Accept, as a short HTML page saying what the address is and how to read it with a key (REST and MCP); it names nothing of the Record. Any other Accept (application/json, */*, none) gets the JSON envelope.',
   additive_change: 'Additive changes ship without notice: new fields, new capabilities, new members of enums documented as open (error codes, dimensions, categories). Objects in answers are open: ignore fields you do not know. A breaking change gets a new path; deprecations are announced in the changelog and keep their old value for at least 90 days.',
 } as const;
 
@@ -195,6 +196,8 @@ function refusalResponses(cap: Capability) {
             schema: ref('schemas', 'ErrorEnvelope'),
             examples: Object.fromEntries(list.map((c) => [c, ref('examples', c)])),
           },
+          // The Signal's address opened by a person (x-decisions.signal_address_page).
+          ...(status === 401 && cap.name === 'explain_signal' ? { 'text/html': { schema: { type: 'string', description: decisionTexts.signal_address_page } } } : {}),
         },
       },
     ]),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, errorCatalogue, isJsonContentType, isServiceOrigin, presentedKey, serviceOriginProblem } from '../src';
+import { z } from 'zod';
+import { MAX_BODY_BYTES, errorCatalogue, isJsonContentType, isServiceOrigin, mcpSiteRefusal, mcpSiteSettings, presentedKey, serviceOriginProblem } from '../src';
 
 /**
  * The request checks the gateway and the MCP service share: one rule each,
@@ -48,5 +49,57 @@ describe('X-Service-Origin', () => {
     expect(isServiceOrigin('mcp')).toBe(true);
     for (const v of ['browser', 'API', '', undefined, ['mcp']]) expect(isServiceOrigin(v)).toBe(false);
     expect(serviceOriginProblem).toBe('must be one of api, mcp');
+  });
+});
+
+describe('where /mcp may be called from (decision 0602)', () => {
+  const site = { hosts: ['127.0.0.1:8080', 'localhost:8080', 'api.example.com'], origins: [] as string[] };
+  const check = (host: string | undefined, origin?: string, policy = site) => mcpSiteRefusal({ host, ...(origin === undefined ? {} : { origin }) }, policy);
+
+  it('accepts only the listed hosts, case-insensitively, with or without an Origin', () => {
+    expect(check('127.0.0.1:8080')).toBeNull();
+    expect(check('LOCALHOST:8080')).toBeNull();
+    expect(check('api.example.com')).toBeNull();
+    for (const host of ['evil.example.com', '127.0.0.1:8081', 'api.example.com.evil.net', undefined]) expect(check(host), host).toBe('host_not_allowed');
+  });
+
+  it('accepts the request\'s own origin for every allowed host: localhost as well as 127.0.0.1, http or https', () => {
+    expect(check('localhost:8080', 'http://localhost:8080')).toBeNull();
+    expect(check('127.0.0.1:8080', 'http://127.0.0.1:8080')).toBeNull();
+    expect(check('localhost:8080', 'https://localhost:8080')).toBeNull();
+    expect(check('api.example.com', 'https://api.example.com')).toBeNull();
+    expect(check('api.example.com', 'https://API.example.com/')).toBeNull();
+    // Default ports as the URL standard writes them: Host with :443, Origin without.
+    expect(check('api.example.com:443', 'https://api.example.com', { ...site, hosts: ['api.example.com:443'] })).toBeNull();
+  });
+
+  it('refuses any other Origin, even another allowed host, and an Origin that is not one', () => {
+    expect(check('127.0.0.1:8080', 'http://localhost:8080')).toBe('origin_not_allowed');
+    expect(check('localhost:8080', 'http://localhost:8081')).toBe('origin_not_allowed');
+    expect(check('localhost:8080', 'http://evil.example.com')).toBe('origin_not_allowed');
+    for (const origin of ['null', '', 'ftp://localhost:8080', 'http://localhost:8080/path', 'http://user@localhost:8080', 'http://localhost:8080?x']) {
+      expect(check('localhost:8080', origin), origin).toBe('origin_not_allowed');
+    }
+    // Two Origin headers are not one origin.
+    expect(mcpSiteRefusal({ host: 'localhost:8080', origin: ['http://localhost:8080', 'http://localhost:8080'] as unknown as string }, site)).toBe('origin_not_allowed');
+  });
+
+  it('accepts a configured origin besides the own one', () => {
+    const policy = { ...site, origins: ['https://app.example.com'] };
+    expect(check('api.example.com', 'https://app.example.com', policy)).toBeNull();
+    expect(check('api.example.com', 'https://api.example.com', policy)).toBeNull();
+    expect(check('api.example.com', 'https://other.example.com', policy)).toBe('origin_not_allowed');
+  });
+
+  it('refuses a rebinding page, whose Origin matches its Host, on the Host', () => {
+    expect(check('rebind.attacker.test:8080', 'http://rebind.attacker.test:8080')).toBe('host_not_allowed');
+  });
+
+  it('reads its settings alike for both edges: lists, lower-cased, validated', () => {
+    const settings = z.object(mcpSiteSettings);
+    expect(settings.parse({ MCP_ALLOWED_HOSTS: 'A.example:443, b.example', MCP_ALLOWED_ORIGINS: 'https://App.example/' })).toEqual({ MCP_ALLOWED_HOSTS: ['a.example:443', 'b.example'], MCP_ALLOWED_ORIGINS: ['https://app.example'] });
+    expect(settings.parse({}).MCP_ALLOWED_HOSTS).toContain('localhost:8080');
+    expect(settings.safeParse({ MCP_ALLOWED_HOSTS: 'https://example.com/mcp' }).success).toBe(false);
+    expect(settings.safeParse({ MCP_ALLOWED_ORIGINS: 'example.com' }).success).toBe(false);
   });
 });

@@ -9,24 +9,58 @@ import { IngredientId, ProductId, historyStateClasses, priceBases } from '@evide
  */
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+// null: the label names the line without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g").
+const Amount = z.number().nonnegative().nullable();
+const Operator = z.enum(['<', '>', '<=', '>=', '~']).nullable().default(null);
+
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it ("2 scoops"). */
+export const ServingAmountInput = z
+  .strictObject({
+    serving_order: z.number().int().min(1).max(20),
+    serving_quantity: z.number().positive().nullable().default(null),
+    amount: Amount,
+    unit: text(40).nullable().default(null),
+    operator: Operator,
+  })
+  .refine((a) => a.amount === null || a.unit !== null, { message: 'an amount needs a unit', path: ['unit'] })
+  .refine((a) => a.operator === null || a.amount !== null, { message: 'an operator needs an amount', path: ['operator'] });
+const byServing = z
+  .array(ServingAmountInput)
+  .max(10)
+  .default([])
+  .refine((l) => new Set(l.map((a) => `${a.serving_order}/${a.serving_quantity}`)).size === l.length, { message: 'one amount per serving' });
+
 export const DeclaredIngredientInput = z
   .strictObject({
     declared_name: text(200),
     ingredient_id: IngredientId.nullable().default(null),
-    // null: the label names the ingredient without an amount. Never zero.
-    amount: z.number().positive().nullable(),
-    unit: text(20).nullable().default(null),
+    amount: Amount,
+    unit: text(40).nullable().default(null),
     // How the amount is declared when it is not exact ("< 10 mg"); null is '='.
-    operator: z.enum(['<', '>', '<=', '>=', '~']).nullable().default(null),
+    operator: Operator,
     blend: text(200).nullable().default(null),
+    // The label's own words where it gives no amount ("1.25 billion CFU"): evidence, never an amount.
+    amount_note: text(300).nullable().default(null),
+    amounts_by_serving: byServing,
   })
   .refine((i) => i.amount === null || i.unit !== null, { message: 'an amount needs a unit', path: ['unit'] })
-  .refine((i) => i.operator === null || i.amount !== null, { message: 'an operator needs an amount', path: ['operator'] });
+  .refine((i) => i.operator === null || i.amount !== null, { message: 'an operator needs an amount', path: ['operator'] })
+  .refine((i) => i.amount_note === null || i.amount === null, { message: 'a note stands in only for an amount the label does not give', path: ['amount_note'] });
 
 export const BlendInput = z.strictObject({
   name: text(200),
-  total_amount: z.number().positive().nullable().default(null),
-  total_unit: text(20).nullable().default(null),
+  total_amount: Amount.default(null),
+  total_unit: text(40).nullable().default(null),
+  totals_by_serving: byServing,
+});
+
+/** A serving size the label declares besides the first. */
+export const OtherServingInput = z.strictObject({
+  serving_order: z.number().int().min(2).max(20),
+  size: z.number().positive().nullable().default(null),
+  unit: text(40).nullable().default(null),
+  description: text(200).nullable().default(null),
+  note: text(200).nullable().default(null),
 });
 
 export const LabelInput = z
@@ -35,12 +69,13 @@ export const LabelInput = z
     serving: z
       .strictObject({
         size: z.number().positive().nullable().default(null),
-        unit: text(20).nullable().default(null),
+        unit: text(40).nullable().default(null),
         servings_per_container: z.number().positive().nullable().default(null),
         description: text(200).nullable().default(null),
       })
       .nullable()
       .default(null),
+    other_servings: z.array(OtherServingInput).max(9).default([]),
     blends: z.array(BlendInput).max(20).default([]),
     ingredients: z.array(DeclaredIngredientInput).max(200),
     // The source marks the product off the market (DSLD offMarket).
@@ -64,8 +99,12 @@ export const PriceInput = z.strictObject({
 export const SourceFacts = z.strictObject({
   dsld_label_id: z.number().int().positive().nullable().default(null),
   product_version_code: text(100).nullable().default(null),
+  // The label's own DSLD date (entryDate, else its "Date entered into DSLD" event).
+  entry_date: z.iso.date().nullable().default(null),
   events: z.array(z.strictObject({ date: z.iso.date(), type: text(100) })).max(50).default([]),
   off_market: z.boolean().nullable().default(null),
+  // DSLD's links to related labels ("Package size difference, same product"): how label versions find their product.
+  label_relationships: z.array(z.strictObject({ type: z.string().max(100), label_id: z.number().int().positive() })).max(50).default([]),
 });
 
 export const CaptureInput = z

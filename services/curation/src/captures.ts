@@ -3,7 +3,7 @@ import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/p
 import { CaptureBundle, type CaptureInput, type LabelInput } from './bundle';
 import { CurationRefused } from './errors';
 import { refreshDepth } from './depth';
-import { labelOf, sameLabel, type LabelContent } from './labels';
+import { labelContent, labelOf, sameLabel, type LabelContent } from './labels';
 
 export interface ImportResult {
   record_version: string | null;
@@ -78,12 +78,7 @@ export async function planCapture(client: PoolClient, capture: CaptureInput): Pr
 /** Writes a planned capture: the capture, its label's state (new or extended), its prices tied to the state in force. */
 export async function writeCapture(client: PoolClient, capture: CaptureInput, plan: CapturePlan, opts: { sourceId?: number } = {}): Promise<PlacedCapture> {
   const sourceId = opts.sourceId ?? (await sourceFor(client, capture));
-  const { rows } = await client.query<{ capture_id: number }>({
-    name: 'curation-insert-capture',
-    text: `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
-    values: [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
-  });
-  const captureId = rows[0]!.capture_id;
+  const captureId = await insertCapture(client, capture, sourceId);
   let stateId: string | null = plan.newest?.state_id ?? null;
   let created = false;
   let previous: string | null = null;
@@ -119,6 +114,16 @@ export async function writeCapture(client: PoolClient, capture: CaptureInput, pl
     capture.prices.forEach((price, i) => prices.push({ observation_id: ids[i]!, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents }));
   }
   return { capture_id: captureId, source_id: sourceId, state_id: stateId, state_created: created, previous_state_id: previous, prices };
+}
+
+/** The capture row itself: what was read, when, from which source, and where its bytes are. */
+export async function insertCapture(client: PoolClient, capture: CaptureInput, sourceId: number): Promise<number> {
+  const { rows } = await client.query<{ capture_id: number }>({
+    name: 'curation-insert-capture',
+    text: `INSERT INTO captures (source_id, observed_at, content_sha256, storage_path, source_facts) VALUES ($1, $2, $3, $4, $5) RETURNING capture_id`,
+    values: [sourceId, timestampOf(capture), capture.preserved.sha256, capture.preserved.path, capture.source_facts === null ? null : JSON.stringify(capture.source_facts)],
+  });
+  return rows[0]!.capture_id;
 }
 
 async function recordManualCheck(client: PoolClient, capture: CaptureInput, placed: PlacedCapture, checkedBy: string): Promise<void> {
@@ -171,10 +176,29 @@ async function sourceFor(client: PoolClient, capture: CaptureInput): Promise<num
   return rows[0]!.source_id;
 }
 
-interface NewestState {
+export interface NewestState {
   state_id: string;
   observed_from: string;
   observed_to: string;
+}
+
+/**
+ * The product's newest state and whether it was read from these very bytes
+ * (its creating capture or one of its readings): the same bytes are the same
+ * label, whatever the current rule reads in them.
+ */
+export async function newestStateReadFrom(client: PoolClient, productId: string, sha256: string): Promise<(NewestState & { same_bytes: boolean }) | null> {
+  const { rows } = await client.query<NewestState & { same_bytes: boolean }>({
+    name: 'curation-newest-state-bytes',
+    text: `SELECT n.state_id, n.observed_from, n.observed_to,
+                  EXISTS (SELECT 1 FROM captures c WHERE c.capture_id = n.capture_id AND c.content_sha256 = $2)
+                  OR EXISTS (SELECT 1 FROM state_readings sr JOIN captures c ON c.capture_id = sr.capture_id
+                              WHERE sr.state_id = n.state_id AND c.content_sha256 = $2) AS same_bytes
+             FROM (SELECT state_id, observed_from, observed_to, capture_id FROM history_states WHERE product_id = $1
+                    ORDER BY observed_from DESC, observed_to DESC, state_id DESC LIMIT 1) n`,
+    values: [productId, sha256],
+  });
+  return rows[0] ?? null;
 }
 
 async function newestState(client: PoolClient, productId: string): Promise<NewestState | null> {
@@ -221,11 +245,17 @@ async function placeLabel(
     await client.query(`INSERT INTO state_readings (state_id, capture_id) VALUES ($1, $2)`, [newest.state_id, captureId]);
     return { state_id: newest.state_id, created: false, previous_state_id: null };
   }
+  const stateId = await insertState(client, productId, captureId, date, label);
+  return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
+}
+
+/** A new history state of a product, first and last observed on `date`, holding the label's declared content. */
+export async function insertState(client: PoolClient, productId: string, captureId: number, date: string, label: LabelInput): Promise<string> {
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
-                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market, other_servings)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       stateId,
       productId,
@@ -238,16 +268,30 @@ async function placeLabel(
       label.serving?.description ?? null,
       label.note,
       label.off_market,
+      JSON.stringify(label.other_servings),
     ],
   );
+  await insertDeclaredLines(client, stateId, label);
+  return stateId;
+}
+
+/** A state's declared blends and lines, in label order (positions from 1). */
+export async function insertDeclaredLines(client: PoolClient, stateId: string, label: Pick<LabelInput, 'blends' | 'ingredients'>): Promise<void> {
   const blendIds = new Map<string, number>();
   if (label.blends.length > 0) {
     const { rows } = await client.query<{ blend_id: number; name: string }>({
       name: 'curation-insert-blends',
-      text: `INSERT INTO declared_blends (state_id, name, total_amount, total_unit)
-             SELECT $1, b.name, b.total_amount, b.total_unit FROM unnest($2::text[], $3::numeric[], $4::text[]) WITH ORDINALITY AS b(name, total_amount, total_unit, n) ORDER BY b.n
+      text: `INSERT INTO declared_blends (state_id, name, total_amount, total_unit, totals_by_serving)
+             SELECT $1, b.name, b.total_amount, b.total_unit, b.by_serving
+               FROM unnest($2::text[], $3::numeric[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS b(name, total_amount, total_unit, by_serving, n) ORDER BY b.n
              RETURNING blend_id, name`,
-      values: [stateId, label.blends.map((b) => b.name), label.blends.map((b) => b.total_amount), label.blends.map((b) => b.total_unit)],
+      values: [
+        stateId,
+        label.blends.map((b) => b.name),
+        label.blends.map((b) => b.total_amount),
+        label.blends.map((b) => b.total_unit),
+        label.blends.map((b) => JSON.stringify(b.totals_by_serving)),
+      ],
     });
     for (const r of rows) blendIds.set(r.name, r.blend_id);
   }
@@ -255,9 +299,10 @@ async function placeLabel(
     // Positions are label order, from 1.
     await client.query({
       name: 'curation-insert-ingredients',
-      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id)
-             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id
-               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[]) WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, n)`,
+      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id, amount_note, amounts_by_serving)
+             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id, i.note, i.by_serving
+               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[])
+                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, n)`,
       values: [
         stateId,
         label.ingredients.map((i) => i.ingredient_id),
@@ -266,14 +311,15 @@ async function placeLabel(
         label.ingredients.map((i) => i.unit),
         label.ingredients.map((i) => i.operator),
         label.ingredients.map((i) => (i.blend ? (blendIds.get(i.blend) ?? null) : null)),
+        label.ingredients.map((i) => i.amount_note),
+        label.ingredients.map((i) => JSON.stringify(i.amounts_by_serving)),
       ],
     });
   }
-  return { state_id: stateId, created: true, previous_state_id: newest?.state_id ?? null };
 }
 
-function contentOf(label: LabelInput): LabelContent {
-  return {
+export function contentOf(label: LabelInput): LabelContent {
+  return labelContent({
     classification: label.classification,
     off_market: label.off_market,
     serving: {
@@ -282,7 +328,8 @@ function contentOf(label: LabelInput): LabelContent {
       servings_per_container: label.serving?.servings_per_container ?? null,
       description: label.serving?.description ?? null,
     },
-    blends: label.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: label.ingredients.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
-  };
+    other_servings: label.other_servings,
+    blends: label.blends,
+    ingredients: label.ingredients,
+  });
 }

@@ -209,13 +209,13 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
       name: 'Median declared caffeine per serving',
       value: median(caffeine),
       unit: 'mg',
-      cohort: { description: `products whose newest comparable label on or before ${asOf} declares caffeine with an amount`, denominator: caffeine.length },
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares caffeine with an amount (a declared 0 is an amount; caffeine named without one is not counted)`, denominator: caffeine.length },
     },
     {
       name: 'Median declared beta-alanine per serving',
       value: median(betaAlanine),
       unit: 'g',
-      cohort: { description: `products whose newest comparable label on or before ${asOf} declares beta-alanine with an amount`, denominator: betaAlanine.length },
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares beta-alanine with an amount (a declared 0 is an amount; beta-alanine named without one is not counted)`, denominator: betaAlanine.length },
     },
     {
       name: 'Products whose newest label declares a proprietary blend',

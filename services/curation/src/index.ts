@@ -5,9 +5,11 @@
  * implementation, used by the operator CLI, the demo seed and the tests.
  */
 export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
-export { importCaptures, placeCapture, planCapture, writeCapture, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
+export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dateOf, newestStateReadFrom, insertState, insertCapture, type NewestState, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
+export { rederiveStateIn } from './rederivation';
+export { placeLabelVersion, type LabelVersionPlacement } from './label-versions';
 export { refreshDepth } from './depth';
-export { labelOf, sameLabel, type LabelContent } from './labels';
+export { labelOf, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';

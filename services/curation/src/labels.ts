@@ -1,45 +1,110 @@
 import type { Pool, PoolClient } from '@evidence-record/platform';
 
-/** The declared content of one label state, in a form two states can be compared by. */
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
+export interface ServingAmount {
+  serving_order: number;
+  serving_quantity: number | null;
+  amount: number | null;
+  unit: string | null;
+  operator: string | null;
+}
+
+/** A serving size a label declares besides the first (the first is the state's own serving). */
+export interface OtherServing {
+  serving_order: number;
+  size: number | null;
+  unit: string | null;
+  description: string | null;
+  note: string | null;
+}
+
+/**
+ * The declared content of one label state, in a form two states can be
+ * compared by. A line's amount note is evidence beside an undisclosed amount,
+ * not declared content, so it is not compared.
+ */
 export interface LabelContent {
   classification: string;
   off_market: boolean;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
-  blends: Array<{ name: string; total_amount: number | null; total_unit: string | null }>;
-  ingredients: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; operator: string | null; blend: string | null }>;
+  other_servings: OtherServing[];
+  blends: Array<{ name: string; total_amount: number | null; total_unit: string | null; totals_by_serving: ServingAmount[] }>;
+  ingredients: Array<{
+    ingredient_id: string | null;
+    declared_name: string;
+    amount: number | null;
+    unit: string | null;
+    operator: string | null;
+    blend: string | null;
+    amounts_by_serving: ServingAmount[];
+  }>;
 }
 
+// Explicit field order everywhere: two contents compare equal exactly when their JSON does (jsonb reorders keys).
+export const servingAmounts = (list: readonly ServingAmount[] | null | undefined): ServingAmount[] =>
+  (list ?? []).map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit, operator: a.operator }));
+export const otherServings = (list: readonly OtherServing[] | null | undefined): OtherServing[] =>
+  (list ?? []).map((s) => ({ serving_order: s.serving_order, size: s.size, unit: s.unit, description: s.description, note: s.note }));
+
 export async function labelOf(client: Pool | PoolClient, stateId: string): Promise<LabelContent> {
-  const state = await client.query<{ classification: string; off_market: boolean; serving_size: number | null; serving_unit: string | null; servings_per_container: number | null; serving_description: string | null }>(
-    `SELECT classification, off_market, serving_size, serving_unit, servings_per_container, serving_description FROM history_states WHERE state_id = $1`,
+  const state = await client.query<{
+    classification: string;
+    off_market: boolean;
+    serving_size: number | null;
+    serving_unit: string | null;
+    servings_per_container: number | null;
+    serving_description: string | null;
+    other_servings: OtherServing[];
+  }>(
+    `SELECT classification, off_market, serving_size, serving_unit, servings_per_container, serving_description, other_servings FROM history_states WHERE state_id = $1`,
     [stateId],
   );
   const s = state.rows[0];
   if (!s) throw new Error(`history state ${stateId} not found`);
-  const blends = await client.query<{ name: string; total_amount: number | null; total_unit: string | null }>(
-    `SELECT name, total_amount, total_unit FROM declared_blends WHERE state_id = $1 ORDER BY blend_id`,
+  const blends = await client.query<LabelContent['blends'][number]>(
+    `SELECT name, total_amount, total_unit, totals_by_serving FROM declared_blends WHERE state_id = $1 ORDER BY blend_id`,
     [stateId],
   );
   const ingredients = await client.query<LabelContent['ingredients'][number]>(
-    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend
+    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend, d.amounts_by_serving
        FROM declared_ingredients d LEFT JOIN declared_blends b ON b.blend_id = d.blend_id
       WHERE d.state_id = $1 ORDER BY d.position`,
     [stateId],
   );
-  return {
+  return labelContent({
     classification: s.classification,
     off_market: s.off_market,
     serving: { size: s.serving_size, unit: s.serving_unit, servings_per_container: s.servings_per_container, description: s.serving_description },
-    // Explicit field order: two contents compare equal exactly when their JSON does.
-    blends: blends.rows.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit })),
-    ingredients: ingredients.rows.map((i) => ({ ingredient_id: i.ingredient_id, declared_name: i.declared_name, amount: i.amount, unit: i.unit, operator: i.operator, blend: i.blend })),
+    other_servings: s.other_servings,
+    blends: blends.rows,
+    ingredients: ingredients.rows,
+  });
+}
+
+/** A label content with every field in its one order, from the database or from a reading. */
+export function labelContent(c: LabelContent): LabelContent {
+  return {
+    classification: c.classification,
+    off_market: c.off_market,
+    serving: { size: c.serving.size, unit: c.serving.unit, servings_per_container: c.serving.servings_per_container, description: c.serving.description },
+    other_servings: otherServings(c.other_servings),
+    blends: c.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit, totals_by_serving: servingAmounts(b.totals_by_serving) })),
+    ingredients: c.ingredients.map((i) => ({
+      ingredient_id: i.ingredient_id,
+      declared_name: i.declared_name,
+      amount: i.amount,
+      unit: i.unit,
+      operator: i.operator,
+      blend: i.blend,
+      amounts_by_serving: servingAmounts(i.amounts_by_serving),
+    })),
   };
 }
 
 const json = (v: unknown) => JSON.stringify(v);
 
 export function servingDiffers(a: LabelContent, b: LabelContent): boolean {
-  return json(a.serving) !== json(b.serving);
+  return json(a.serving) !== json(b.serving) || json(a.other_servings) !== json(b.other_servings);
 }
 
 export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {

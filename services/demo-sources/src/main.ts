@@ -1,6 +1,7 @@
-import { createPool, loadConfig, withRecordChange } from '@evidence-record/platform';
+import { configOrExit, createPool, withRecordChange } from '@evidence-record/platform';
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
-import { MonitorSettingsSchema, addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
+import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
+import { loadDemoSourcesConfig } from './config';
 import { DEMO_BRAND, DEMO_LABEL_ID, DEMO_PRODUCT, DEMO_RETAILERS, changed, demoLabel, demoOffer, initialDemoState, type DemoState } from './demo';
 import { startSourceServer, type SourceServer } from './server';
 
@@ -10,8 +11,10 @@ import { startSourceServer, type SourceServer } from './server';
  *   register               adds the demo product and its three sources, and reads them once dated yesterday
  *   change label|price     moves the demo label (caffeine +25 mg) or list price (+$3), asks the monitor to check
  *                          now, and prints the candidate the running monitor opens (within a minute)
+ * Its settings come from the stack's one configuration (.run/stack.env, then the environment: ./config.ts).
  */
-const port = Number(process.env.DEMO_SOURCES_PORT ?? 8190);
+const config = configOrExit('demo-sources', () => loadDemoSourcesConfig());
+const port = config.DEMO_SOURCES_PORT;
 const base = `http://127.0.0.1:${port}`;
 const [command, arg] = process.argv.slice(2);
 
@@ -45,7 +48,7 @@ async function serve(): Promise<void> {
 }
 
 function pool() {
-  return createPool(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/evidence_record', { max: 4, applicationName: 'demo-sources' });
+  return createPool(config.DATABASE_URL, { max: 4, applicationName: 'demo-sources' });
 }
 
 async function demoProductId(p: ReturnType<typeof pool>): Promise<string | null> {
@@ -57,7 +60,6 @@ async function demoProductId(p: ReturnType<typeof pool>): Promise<string | null>
 }
 
 async function register(): Promise<void> {
-  const settings = loadConfig(MonitorSettingsSchema, process.env);
   const p = pool();
   try {
     let productId = await demoProductId(p);
@@ -74,16 +76,16 @@ async function register(): Promise<void> {
     const existing = await p.query<{ url: string }>('SELECT url FROM sources WHERE product_id = $1', [productId]);
     const have = new Set(existing.rows.map((r) => r.url));
     const wanted = [
-      { kind: 'dsld_label' as const, url: `${settings.DSLD_BASE_URL.replace(/\/+$/, '')}/label/${DEMO_LABEL_ID}`, retailer: null },
+      { kind: 'dsld_label' as const, url: `${config.DSLD_BASE_URL.replace(/\/+$/, '')}/label/${DEMO_LABEL_ID}`, retailer: null },
       ...DEMO_RETAILERS.map((r) => ({ kind: 'offer_page' as const, url: `${base}/shop/${r.slug}/updraft-pre-workout`, retailer: r.retailer })),
     ];
-    for (const w of wanted) if (!have.has(w.url)) await addSource(p, { product_id: productId, ...w, every: '7d', added_by: 'npm run up' }, policyOf(settings));
+    for (const w of wanted) if (!have.has(w.url)) await addSource(p, { product_id: productId, ...w, every: '7d', added_by: 'npm run up' }, policyOf(config));
     // The first reading is dated yesterday, so a change made today is a change between two days (the Record dates states by day).
     const states = await p.query('SELECT 1 FROM history_states WHERE product_id = $1', [productId]);
     let first = null;
     if (!states.rowCount) {
       const yesterday = new Date(Date.now() - 86_400_000);
-      const monitor = createMonitor(p, settings, { owner: 'demo-register', now: () => yesterday });
+      const monitor = createMonitor(p, config, { owner: 'demo-register', now: () => yesterday });
       first = await runOnce(monitor, { productId });
       await monitor.close();
     }

@@ -39,6 +39,8 @@ export interface SourceServer {
   port: number;
   origin: string;
   labels: Map<number, Record<string, unknown>>;
+  /** Labels served exactly as these bytes (real DSLD label records), before `labels`. */
+  labelBodies: Map<number, string>;
   offers: Map<string, OfferSpec>;
   behaviours: Map<string, Behaviour>;
   robots: { body: string | null; status: number };
@@ -81,6 +83,7 @@ export interface SourceServerOptions {
 
 export async function startSourceServer(opts: SourceServerOptions = {}): Promise<SourceServer> {
   const labels = new Map<number, Record<string, unknown>>();
+  const labelBodies = new Map<number, string>();
   const offers = new Map<string, OfferSpec>();
   const behaviours = new Map<string, Behaviour>();
   const robots = { body: null as string | null, status: 404 };
@@ -143,6 +146,8 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
       const label = /^\/dsld\/v9\/label\/(\d+)$/.exec(path);
       if (label) {
         const id = Number(label[1]);
+        const raw = labelBodies.get(id);
+        if (raw !== undefined) return send(req, res, 200, 'application/json', raw);
         const l = labels.get(id) ?? (opts.generate ? dsldLabel({ id, brand: 'Bench Brand', name: `Bench ${id}`, caffeineMg: 100 + (id % 200) }) : undefined);
         return l ? send(req, res, 200, 'application/json', JSON.stringify(l)) : send(req, res, 404, 'application/json', '{"error":"not found"}');
       }
@@ -170,6 +175,7 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
     port,
     origin,
     labels,
+    labelBodies,
     offers,
     behaviours,
     robots,

@@ -58,3 +58,6 @@ export type EmailWorkerConfig = z.infer<typeof EmailWorkerConfigSchema>;
 export function loadEmailWorkerConfig(source: NodeJS.ProcessEnv = process.env): EmailWorkerConfig {
   return loadConfig(EmailWorkerConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { EmailWorkerConfigSchema as configSchema };

@@ -19,3 +19,6 @@ export type LedgerConfig = z.infer<typeof LedgerConfigSchema>;
 export function loadLedgerConfig(source: NodeJS.ProcessEnv = process.env): LedgerConfig {
   return loadConfig(LedgerConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { LedgerConfigSchema as configSchema };

@@ -45,8 +45,7 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   if (deps.internalAuth) app.use(requireGatewaySignature(deps.internalAuth));
   // First: the router tries routes in order, and nearly every request is a POST /mcp.
   mountMcpEndpoint(app, {
-    allowedHosts: config.MCP_ALLOWED_HOSTS,
-    allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+    site: { hosts: config.MCP_ALLOWED_HOSTS, origins: config.MCP_ALLOWED_ORIGINS },
     log: deps.log,
     metrics,
     protocol: { catalogue, gateway, metrics },

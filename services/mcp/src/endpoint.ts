@@ -1,22 +1,13 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, newRequestId, requestIdPattern } from '@evidence-record/contract';
+import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, mcpSiteRefusal, newRequestId, requestIdPattern, type McpSitePolicy } from '@evidence-record/contract';
 import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import { ExchangeTransport, type MessageLabels } from './exchange-transport';
 import type { RestAnswer } from './gateway-client';
 import type { ToolCallContext, ToolMeter } from './methods/tools-call';
 import type { McpMetrics } from './metrics';
 import { buildProtocolServer, type ProtocolDeps } from './protocol-server';
-import {
-  acceptsStreamableHttp,
-  allowedOrigins,
-  hostAllowed,
-  originAllowed,
-  presentedKey,
-  protocolVersionAccepted,
-  singleHeader,
-  type PresentedKey,
-} from './request-guards';
+import { acceptsStreamableHttp, presentedKey, protocolVersionAccepted, singleHeader, type PresentedKey } from './request-guards';
 import { sendHttpRefusal, type HttpRefusalCode } from './rpc-errors';
 import type { ToolNaming } from './tools';
 
@@ -24,8 +15,8 @@ import type { ToolNaming } from './tools';
 const MAX_BATCH = 100;
 
 export interface EndpointOptions {
-  allowedHosts: readonly string[];
-  allowedOrigins: readonly string[];
+  /** Where /mcp may be called from: the contract's rule, the gateway's too (decision 0602). */
+  site: McpSitePolicy;
   log: Logger;
   metrics: McpMetrics;
   protocol: ProtocolDeps;
@@ -74,7 +65,6 @@ function requestIdOf(req: Request): string {
  * protocol version, content type, Accept. Null when it refused.
  */
 function guard(opts: EndpointOptions): (req: Request, res: Response) => Exchange | null {
-  const origins = allowedOrigins(opts.allowedOrigins, opts.allowedHosts);
   return (req, res) => {
     const requestId = requestIdOf(req);
     const started = process.hrtime.bigint();
@@ -88,8 +78,8 @@ function guard(opts: EndpointOptions): (req: Request, res: Response) => Exchange
       opts.log.info({ request_id: requestId, method: req.method, route: '/mcp', status: res.statusCode, refused: code }, 'mcp request refused');
       return null;
     };
-    if (!hostAllowed(singleHeader(req.headers.host), opts.allowedHosts)) return refuse('host_not_allowed');
-    if (!originAllowed(singleHeader(req.headers.origin), origins)) return refuse('origin_not_allowed');
+    const site = mcpSiteRefusal(req.headers, opts.site);
+    if (site) return refuse(site);
     if (req.method !== 'POST') return refuse('method_not_allowed', { headers: { Allow: 'POST' } });
     const key = presentedKey(req.headers);
     if (!key) return refuse('invalid_credentials', { headers: { 'WWW-Authenticate': 'Bearer realm="evidence-record"' } });

@@ -11,37 +11,6 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * DNS-rebinding protection, part one: the Host header must name a host this
- * service is published under. A rebinding page reaches us with its own
- * hostname in Host, which is on no list.
- */
-export function hostAllowed(host: string | undefined, allowedHosts: readonly string[]): boolean {
-  if (!host) return false;
-  return allowedHosts.includes(host.trim().toLowerCase());
-}
-
-/**
- * The Origins a request may carry. Configured explicitly, or, when
- * MCP_ALLOWED_ORIGINS is empty, exactly the http(s) origins of the allowed
- * hosts. An allow-list, never a comparison of Origin with the request's own
- * Host (which a rebinding attacker controls).
- */
-export function allowedOrigins(configured: readonly string[], allowedHosts: readonly string[]): ReadonlySet<string> {
-  if (configured.length > 0) return new Set(configured);
-  return new Set(allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]));
-}
-
-/**
- * DNS-rebinding and cross-site protection, part two: a request carrying an
- * Origin header (a browser) must come from an allowed origin. Server-side
- * clients send no Origin and are not affected. `Origin: null` is refused.
- */
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
-  if (origin === undefined) return true;
-  return allowed.has(origin.trim().toLowerCase().replace(/\/+$/, ''));
-}
-
 export interface PresentedKey {
   /** The key headers exactly as received, to copy onto the REST call. */
   headers: KeyHeaders;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, errorCatalogue, headers } from '@evidence-record/contract';
+import { CACHE_CONTROL, MCP_PROTOCOL_VERSIONS, errorCatalogue, headers, mcpSiteRefusalMessage } from '@evidence-record/contract';
 
 /**
  * The JSON-RPC error shape of the MCP endpoint (docs/decisions/0600-mcp-jsonrpc-errors.md).
@@ -36,8 +36,8 @@ export const httpRefusals = {
     message: `Unsupported MCP-Protocol-Version. Supported versions: ${MCP_PROTOCOL_VERSIONS.join(', ')}.`,
   },
   invalid_credentials: { status: 401, rpc: rpcCodes.refused, message: errorCatalogue.invalid_credentials.message },
-  host_not_allowed: { status: 403, rpc: rpcCodes.refused, message: 'Forbidden: this Host is not served.' },
-  origin_not_allowed: { status: 403, rpc: rpcCodes.refused, message: 'Forbidden: cross-origin requests are refused.' },
+  host_not_allowed: { status: 403, rpc: rpcCodes.refused, message: mcpSiteRefusalMessage.host_not_allowed },
+  origin_not_allowed: { status: 403, rpc: rpcCodes.refused, message: mcpSiteRefusalMessage.origin_not_allowed },
   not_found: { status: 404, rpc: rpcCodes.refused, message: 'Not found: the MCP endpoint is POST /mcp.' },
   method_not_allowed: { status: 405, rpc: rpcCodes.refused, message: 'Method not allowed: the MCP endpoint takes POST only (stateless, no streams, no sessions).' },
   not_acceptable: { status: 406, rpc: rpcCodes.refused, message: 'Not Acceptable: send Accept: application/json, text/event-stream.' },

@@ -15,11 +15,12 @@ describe(`MCP conformance suite ${CONFORMANCE_VERSION}`, () => {
   let stack: RunningStack;
   let results: ScenarioResult[];
   let output: string;
+  let key: string;
 
   beforeAll(async () => {
     stack = await startStack('mcp-conformance', { services: ['record', 'gateway', 'mcp'] });
     // The suite opens dozens of sessions: a plan whose protocol window it cannot reach.
-    const key = (await issueKey(stack, { plan: 'demo', scopes: ['framework:read'] })).key;
+    key = (await issueKey(stack, { plan: 'demo', scopes: ['framework:read'] })).key;
     ({ results, output } = await runConformance({ url: `${stack.baseUrl}/mcp`, key }));
   }, 240_000);
 
@@ -33,6 +34,12 @@ describe(`MCP conformance suite ${CONFORMANCE_VERSION}`, () => {
     expect(ran).toEqual([...APPLICABLE, ...Object.keys(NOT_APPLICABLE)].sort());
     expect(ran).toHaveLength(32);
   });
+
+  it('passes dns-rebinding-protection against http://localhost:<port>/mcp as well (same origin under either loopback name)', async () => {
+    const local = await runConformance({ url: `http://localhost:${stack.ports.gateway}/mcp`, key, scenario: 'dns-rebinding-protection' });
+    const result = local.results.find((r) => r.scenario === 'dns-rebinding-protection');
+    expect(result?.passed, JSON.stringify(result?.checks ?? local.output.slice(-2000))).toBe(true);
+  }, 120_000);
 
   it.each(APPLICABLE)('passes %s', (scenario) => {
     const result = results.find((r) => r.scenario === scenario);

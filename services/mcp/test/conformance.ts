@@ -20,10 +20,12 @@ import { pathToFileURL } from 'node:url';
  * that adds `Authorization: Bearer <key>` to every request and otherwise
  * forwards it unchanged, Host and Origin included, except that the proxy's
  * own host stands for the target's host (the proxy is the same endpoint
- * under another port). The DNS-rebinding scenario's foreign Host and Origin
- * therefore reach the service as sent.
+ * under another port, and under the target's host name: a target at
+ * http://localhost:8080 is reached as http://localhost:<proxy port>). The
+ * DNS-rebinding scenario's foreign Host and Origin therefore reach the service
+ * as sent, and its same-origin ones as the target's own.
  *
- *   MCP_KEY=sk_test_... npx tsx services/mcp/test/conformance.ts [http://127.0.0.1:8080/mcp]
+ *   MCP_KEY=sk_test_... npx tsx services/mcp/test/conformance.ts [http://127.0.0.1:8080/mcp] [scenario]
  */
 const require = createRequire(import.meta.url);
 const packageJson = require.resolve('@modelcontextprotocol/conformance/package.json');
@@ -97,7 +99,7 @@ async function keyProxy(target: URL, key: string): Promise<{ url: string; close:
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  own = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  own = `${target.hostname}:${(server.address() as AddressInfo).port}`;
   return {
     url: `http://${own}/mcp`,
     close: async () => {
@@ -127,13 +129,14 @@ async function node22(): Promise<string> {
   return path;
 }
 
-/** Runs every server scenario of the suite in one CLI run (a few seconds) and reads each scenario's checks. */
-export async function runConformance(opts: { url: string; key: string }): Promise<{ results: ScenarioResult[]; output: string }> {
+/** Runs every server scenario of the suite (or one) in one CLI run (a few seconds) and reads each scenario's checks. */
+export async function runConformance(opts: { url: string; key: string; scenario?: string }): Promise<{ results: ScenarioResult[]; output: string }> {
   const node = await node22();
   const proxy = await keyProxy(new URL(opts.url), opts.key);
   const dir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
   try {
-    const { output } = await run(node, [CLI, 'server', '--url', proxy.url, '--suite', 'all', '--output-dir', dir]);
+    const which = opts.scenario ? ['--scenario', opts.scenario] : ['--suite', 'all'];
+    const { output } = await run(node, [CLI, 'server', '--url', proxy.url, ...which, '--output-dir', dir]);
     const results: ScenarioResult[] = [];
     for (const entry of (await readdir(dir)).sort()) {
       const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(entry)?.[1];
@@ -156,12 +159,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }
   const url = process.argv[2] ?? 'http://127.0.0.1:8080/mcp';
-  const { results } = await runConformance({ url, key });
+  const scenario = process.argv[3];
+  const { results } = await runConformance({ url, key, ...(scenario ? { scenario } : {}) });
   for (const r of results) {
     const reason = NOT_APPLICABLE[r.scenario];
     const verdict = r.passed ? 'PASS' : reason ? 'n/a ' : 'FAIL';
     console.log(`${verdict} ${r.scenario}${reason && !r.passed ? ` (${reason.why})` : ''}`);
     for (const c of r.checks) if (c.status !== 'SUCCESS') console.log(`       ${c.status} ${c.id}: ${c.message}`);
   }
-  process.exit(results.every((r) => r.passed || r.scenario in NOT_APPLICABLE) && APPLICABLE.every((s) => results.some((r) => r.scenario === s && r.passed)) ? 0 : 1);
+  const expected = scenario ? [scenario] : APPLICABLE;
+  process.exit(results.every((r) => r.passed || r.scenario in NOT_APPLICABLE) && expected.every((s) => results.some((r) => r.scenario === s && r.passed)) ? 0 : 1);
 }

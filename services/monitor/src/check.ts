@@ -1,8 +1,9 @@
 import type { CaptureInput } from '@evidence-record/curation';
-import { CurationRefused, labelOf, openCandidateIn, planCapture, writeCapture, type CapturePlan } from '@evidence-record/curation';
+import { CurationRefused, labelOf, newestStateReadFrom, openCandidateIn, planCapture, rederiveStateIn, writeCapture, type CapturePlan } from '@evidence-record/curation';
 import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
+import { labelCaptureOf } from './label-capture';
 import { FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
 import { claimHost, releaseHost, releaseLease, type LeasedSource } from './leases';
 import type { MonitorMetrics } from './metrics';
@@ -228,7 +229,15 @@ export interface PlannedCheck {
   reading: Reading;
   durationMs: number;
   now: Date;
-  placement: { capture: CaptureInput; plan: CapturePlan; listBefore: ListBefore | null; mayOpenCandidate: boolean; parsed: Parsed } | null;
+  placement: {
+    capture: CaptureInput;
+    plan: CapturePlan;
+    listBefore: ListBefore | null;
+    mayOpenCandidate: boolean;
+    parsed: Parsed;
+    /** The label bytes are those the newest state was read from: it is read again under the current rule, never a change. */
+    rederive?: boolean;
+  } | null;
   /** Read, but not placed today (the same-day rule); the reason recorded with the check. */
   notPlaced: string | null;
 }
@@ -238,6 +247,15 @@ export async function planCheck(deps: MonitorDeps, client: PoolClient, src: Leas
   const planned: PlannedCheck = { src, source, reading, durationMs, now, placement: null, notPlaced: null };
   if (reading.outcome !== 'valid' || !reading.parsed || !reading.evidence) return planned;
   const capture = await captureOf(deps, src, reading.parsed, reading.evidence, now);
+  if (reading.parsed.kind === 'dsld_label') {
+    // The same bytes are the same label (decision 1400): a reading that differs from the state read from them
+    // differs because the reading rule changed, so the state is re-derived, not followed by a new one.
+    const newest = await newestStateReadFrom(client, src.product_id, reading.evidence.sha256);
+    if (newest?.same_bytes) {
+      planned.placement = { capture, plan: { newest, same: true }, listBefore: null, mayOpenCandidate: false, parsed: reading.parsed, rederive: true };
+      return planned;
+    }
+  }
   try {
     const plan = await planCapture(client, capture);
     if (reading.parsed.kind === 'dsld_label') {
@@ -379,17 +397,7 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, e
     observed_at: now.toISOString(),
     preserved: { path: `evidence:sha256:${evidence.sha256}`, sha256: evidence.sha256 },
   };
-  if (parsed.kind === 'dsld_label') {
-    const r = parsed.reading;
-    const ingredients = [];
-    for (const i of r.ingredients) ingredients.push({ ...i, ingredient_id: await deps.names.idOf(i.declared_name) });
-    return {
-      ...base,
-      label: { classification: 'comparable', serving: r.serving, blends: r.blends, ingredients, off_market: r.facts.off_market === true, note: null },
-      source_facts: r.facts,
-      prices: [],
-    } as CaptureInput;
-  }
+  if (parsed.kind === 'dsld_label') return { ...base, ...(await labelCaptureOf(parsed.reading, deps.names)), prices: [] } as CaptureInput;
   return {
     ...base,
     label: null,
@@ -401,6 +409,10 @@ async function captureOf(deps: MonitorDeps, src: LeasedSource, parsed: Parsed, e
 /** A planned reading written through capture import's own code path (writeCapture), then its candidates. */
 async function placeReading(client: PoolClient, src: LeasedSource, placement: NonNullable<PlannedCheck['placement']>, now: Date, out: CheckSummary): Promise<number> {
   const { capture, plan, parsed } = placement;
+  if (placement.rederive && plan.newest && capture.label) {
+    const again = await rederiveStateIn(client, plan.newest.state_id, capture.label, { evidence_sha256: capture.preserved.sha256, by: 'monitor' });
+    if (again.rederived) out.reason = `the label bytes of state ${plan.newest.state_id} read again under the current reading rule; the state was re-derived`;
+  }
   const placed = await writeCapture(client, capture, plan, { sourceId: src.source_id });
   if (parsed.kind === 'dsld_label') {
     if (placed.state_created) {
@@ -431,7 +443,20 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-async function openLabelCandidates(client: PoolClient, productId: string, beforeId: string, afterId: string, r: DsldReading, now: Date): Promise<number> {
+/**
+ * The candidates between two adjacent label states, opened by the monitor (the one path both its checks and
+ * label versions take). Between two label versions (decision 1401) the window is never narrowed to a day by an
+ * event, and an older version's off-market flag is not a candidate: DSLD marks a replaced version off the market.
+ */
+export async function openLabelCandidates(
+  client: PoolClient,
+  productId: string,
+  beforeId: string,
+  afterId: string,
+  r: DsldReading,
+  now: Date,
+  opts: { labelVersions?: boolean } = {},
+): Promise<number> {
   const [a, b] = [await labelOf(client, beforeId), await labelOf(client, afterId)];
   if (a.classification !== 'comparable' || b.classification !== 'comparable') return 0;
   const win = await client.query<{ before_to: string; after_from: string }>(
@@ -440,12 +465,12 @@ async function openLabelCandidates(client: PoolClient, productId: string, before
   );
   const w = win.rows[0]!;
   // The source dates the change to a day only when it says so (a dated reformulation or label-change event in the window).
-  const dated = r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
+  const dated = opts.labelVersions ? undefined : r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
   const dims: Array<'formula' | 'serving' | 'identity'> = [];
   if (JSON.stringify(a.ingredients) !== JSON.stringify(b.ingredients) || JSON.stringify(a.blends) !== JSON.stringify(b.blends)) dims.push('formula');
   if (JSON.stringify(a.serving) !== JSON.stringify(b.serving)) dims.push('serving');
   // Off the market (or back): a candidate for review, never an automatic retirement.
-  if (a.off_market !== b.off_market) dims.push('identity');
+  if (a.off_market !== b.off_market && !opts.labelVersions) dims.push('identity');
   for (const dimension of dims) {
     await openCandidateIn(
       client,

@@ -14,3 +14,6 @@ export type MonitorConfig = z.infer<typeof MonitorConfigSchema>;
 export function loadMonitorConfig(source: NodeJS.ProcessEnv = process.env): MonitorConfig {
   return loadConfig(MonitorConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { MonitorConfigSchema as configSchema };

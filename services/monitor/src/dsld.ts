@@ -1,85 +1,214 @@
 import { z } from 'zod';
+import type { OtherServing } from '@evidence-record/curation';
 
 /**
  * A DSLD label (API v9, `GET {base}/label/{id}`) read into what the Record
- * keeps of it (decision 1007). Only `id` is required by the API; every other
- * field may be missing, so the schema is lenient about what it ignores and
- * strict about what it uses. The trap: an amount the label does not give is
- * `quantity: 0, unit: "NP"`, or an empty quantity list; both are amount null
- * (undisclosed), never zero.
+ * keeps of it (decision 1007). Only `id` is required by the API and real
+ * labels carry null in most fields, so every field the Record reads may be
+ * null or absent, and a field it does not read is never looked at (the
+ * schemas are loose). A field it reads in a shape it cannot read makes the
+ * label unreadable, with a reason naming the field.
+ *
+ * The amount rule (decision 1007): `quantity 0` with a real unit is a
+ * declared amount of zero ("Trans Fat 0 Gram(s)"); `unit "NP"` (not
+ * provided), an empty quantity list, a missing quantity or a missing unit is
+ * amount null (undisclosed), never zero.
  */
-const Quantity = z.looseObject({
-  servingSizeOrder: z.number().optional(),
-  operator: z.string().optional(),
-  quantity: z.number().nullable().optional(),
-  unit: z.string().nullable().optional(),
-});
+const text = z.string().nullish();
+const num = z.number().nullish();
+const Quantity = z.looseObject({ servingSizeOrder: num, servingSizeQuantity: num, operator: text, quantity: num, unit: text });
+const Form = z.looseObject({ name: text });
 const Row = z.looseObject({
-  order: z.number().optional(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  category: z.string().nullable().optional(),
-  ingredientGroup: z.string().nullable().optional(),
-  quantity: z.array(Quantity).optional(),
+  order: num,
+  name: text,
+  description: text,
+  notes: text,
+  category: text,
+  ingredientGroup: text,
+  uniiCode: text,
+  forms: z.array(Form).nullish(),
+  quantity: z.array(Quantity).nullish(),
   get nestedRows() {
-    return z.array(Row).optional();
+    return z.array(Row).nullish();
   },
 });
 type Row = z.infer<typeof Row>;
+type Quantity = z.infer<typeof Quantity>;
 export const DsldLabel = z.looseObject({
   id: z.number().int().positive(),
-  fullName: z.string().optional(),
-  brandName: z.string().optional(),
-  productVersionCode: z.string().nullable().optional(),
-  servingsPerContainer: z.union([z.string(), z.number()]).nullable().optional(),
-  servingSizes: z
-    .array(z.looseObject({ order: z.number().optional(), minQuantity: z.number().nullable().optional(), maxQuantity: z.number().nullable().optional(), unit: z.string().nullable().optional() }))
-    .optional(),
-  ingredientRows: z.array(Row).optional(),
-  events: z.array(z.looseObject({ date: z.string().nullable().optional(), type: z.string().nullable().optional() })).optional(),
-  offMarket: z.number().nullable().optional(),
-  labelRelationships: z.array(z.looseObject({ type: z.string().optional(), labelId: z.number().optional() })).optional(),
+  fullName: text,
+  brandName: text,
+  productVersionCode: text,
+  servingsPerContainer: z.union([z.string(), z.number()]).nullish(),
+  servingSizes: z.array(z.looseObject({ order: num, minQuantity: num, maxQuantity: num, unit: text, notes: text })).nullish(),
+  ingredientRows: z.array(Row).nullish(),
+  events: z.array(z.looseObject({ date: text, type: text })).nullish(),
+  entryDate: text,
+  offMarket: z.union([z.number(), z.boolean()]).nullish(),
+  labelRelationships: z.array(z.looseObject({ type: text, labelId: num })).nullish(),
 });
 export type DsldLabel = z.infer<typeof DsldLabel>;
 
-export interface DeclaredLine {
-  declared_name: string;
+/** An amount as declared for one serving size: null when the label gives none (never zero for undisclosed). */
+export interface DeclaredAmount {
   amount: number | null;
   unit: string | null;
   /** '=' is stored as null; '<', '>' and the like are kept. */
   operator: string | null;
-  blend: string | null;
 }
+
+/**
+ * An amount the label declares for a serving other than the one the line's own amount is for: another serving
+ * size (`serving_order`), or another quantity of the same one (DSLD lists "1, 2 or 3 scoops" as one serving size
+ * with an amount per quantity, `serving_quantity` in the serving's unit).
+ */
+export interface ServingAmount extends DeclaredAmount {
+  serving_order: number;
+  serving_quantity: number | null;
+}
+
+export interface DeclaredLine extends DeclaredAmount {
+  /** Exactly as printed (whitespace collapsed). */
+  declared_name: string;
+  blend: string | null;
+  /** The row's note when the label gives no amount of its own ("1.25 billion CFU"): kept as the label's words, never read as an amount. */
+  amount_note: string | null;
+  amounts_by_serving: ServingAmount[];
+  /** What identity resolution reads besides the name: the row's FDA UNII (placeholders "0", "1", "" are null), its DSLD ingredient group and the names of its forms. */
+  unii: string | null;
+  ingredient_group: string | null;
+  forms: string[];
+}
+
+export interface DeclaredBlend {
+  name: string;
+  total_amount: number | null;
+  total_unit: string | null;
+  totals_by_serving: ServingAmount[];
+}
+
 
 export interface DsldReading {
   label_id: number;
   brand: string | null;
   name: string | null;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
-  blends: Array<{ name: string; total_amount: number | null; total_unit: string | null }>;
+  other_servings: OtherServing[];
+  blends: DeclaredBlend[];
   ingredients: DeclaredLine[];
-  facts: { dsld_label_id: number; product_version_code: string | null; events: Array<{ date: string; type: string }>; off_market: boolean | null };
+  facts: {
+    dsld_label_id: number;
+    product_version_code: string | null;
+    /** The label's own date: `entryDate`, else its "Date entered into DSLD" event, else its earliest dated event. */
+    entry_date: string | null;
+    events: Array<{ date: string; type: string }>;
+    off_market: boolean | null;
+    label_relationships: Array<{ type: string; label_id: number }>;
+  };
 }
 
 export type DsldParse = { ok: true; reading: DsldReading } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string };
 
-const text = (v: string | null | undefined, max = 200): string | null => {
+/** The most blends and declared lines one reading holds (the capture bundle's limits). */
+export const MAX_BLENDS = 20;
+export const MAX_LINES = 200;
+
+class Unreadable extends Error {}
+
+const clean = (v: string | null | undefined, max = 200): string | null => {
   const t = (v ?? '').replace(/\s+/g, ' ').trim();
   return t ? t.slice(0, max) : null;
 };
 
-/** The amount for the first serving size: null when not provided (NP, 0, or no quantity at all). */
-export function amountOf(quantities: Row['quantity']): { amount: number | null; unit: string | null; operator: string | null } {
-  const list = quantities ?? [];
-  const q = list.find((x) => (x.servingSizeOrder ?? 1) === 1) ?? list[0];
-  if (!q) return { amount: null, unit: null, operator: null };
-  const unit = text(q.unit, 20);
-  if (unit === null || unit.toUpperCase() === 'NP' || typeof q.quantity !== 'number' || !(q.quantity > 0)) return { amount: null, unit: null, operator: null };
-  const op = text(q.operator, 4);
-  return { amount: q.quantity, unit, operator: op === null || op === '=' ? null : op };
+/**
+ * DSLD writes units in long form; the Record keeps the unit the label prints
+ * ("Gram(s)" is "g" on the label). Only these names are rewritten; every
+ * other unit (IU, mcg RAE, CFU, Scoop(s) …) is kept as DSLD gives it.
+ */
+const unitNames: Record<string, string> = {
+  'gram(s)': 'g',
+  'milligram(s)': 'mg',
+  'microgram(s)': 'mcg',
+  'calorie(s)': 'Calories',
+  'kilocalorie(s)': 'kcal',
+};
+export function normalizeUnit(unit: string | null | undefined): string | null {
+  // DSLD writes a unit it has no code for in braces ("{Calories}").
+  const u = clean(clean(unit, 40)?.replace(/^\{(.+)\}$/, '$1'), 40);
+  return u === null ? null : (unitNames[u.toLowerCase()] ?? u);
 }
 
-const isBlend = (row: Row) => /blend/i.test(row.category ?? '') || /blend|proprietary|matrix/i.test(row.name ?? row.description ?? '');
+const operators: Record<string, string | null> = { '=': null, '<': '<', '>': '>', '<=': '<=', '>=': '>=', '≤': '<=', '≥': '>=', '~': '~' };
+
+/** A placeholder DSLD writes where a row has no UNII. */
+const uniiOf = (v: string | null | undefined): string | null => {
+  const u = clean(v, 20);
+  return u === null || u === '0' || u === '1' ? null : u;
+};
+
+/** One quantity entry as a declared amount (the amount rule above). `at` names the field for a refusal. */
+function amountIn(q: Quantity | undefined, at: string): DeclaredAmount {
+  if (!q) return { amount: null, unit: null, operator: null };
+  const unit = normalizeUnit(q.unit);
+  if (unit === null || unit.toUpperCase() === 'NP' || typeof q.quantity !== 'number') return { amount: null, unit: null, operator: null };
+  if (!Number.isFinite(q.quantity) || q.quantity < 0) throw new Unreadable(`${at}.quantity is ${q.quantity}, not an amount`);
+  const op = clean(q.operator, 4);
+  const operator = op === null ? null : operators[op];
+  if (operator === undefined) throw new Unreadable(`${at}.operator "${op}" is not an operator the Record reads`);
+  return { amount: q.quantity, unit, operator };
+}
+
+interface Entry {
+  q: Quantity;
+  i: number;
+  order: number;
+  size: number | null;
+}
+
+/** A row's quantity entries, the line's own first: the first serving size's, at its smallest quantity. */
+function entriesOf(quantities: Quantity[] | null | undefined, primary: number): Entry[] {
+  const rank = (e: Entry) => [e.order === primary ? 0 : 1, e.order, e.size ?? Number.MAX_VALUE, e.i];
+  return (quantities ?? [])
+    .map((q, i) => ({ q, i, order: q.servingSizeOrder ?? primary, size: typeof q.servingSizeQuantity === 'number' ? q.servingSizeQuantity : null }))
+    .sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return x[k]! - y[k]!;
+      return 0;
+    });
+}
+
+/** The line's own amount: the first serving size's (order `primary`), at its smallest quantity; else the first entry. */
+export function amountOf(quantities: Quantity[] | null | undefined, primary = 1, at = 'quantity'): DeclaredAmount {
+  const [own] = entriesOf(quantities, primary);
+  return amountIn(own?.q, `${at}.${own?.i ?? 0}`);
+}
+
+/** The amounts the row declares for every other serving (size or quantity), in serving order, once each. */
+function otherAmounts(quantities: Quantity[] | null | undefined, primary: number, at: string): ServingAmount[] {
+  const seen = new Set<string>();
+  const out: ServingAmount[] = [];
+  entriesOf(quantities, primary).forEach((e, n) => {
+    const key = `${e.order}/${e.size}`;
+    if (n === 0 || seen.has(key) || key === `${primary}/${entriesOf(quantities, primary)[0]!.size}`) return;
+    seen.add(key);
+    out.push({ serving_order: e.order, serving_quantity: e.size, ...amountIn(e.q, `${at}.${e.i}`) });
+  });
+  return out;
+}
+
+/** A blend by DSLD's own category, its ingredient group, or (where DSLD gives no category) its name. */
+const isBlend = (row: Row) =>
+  (row.category ?? '').toLowerCase() === 'blend' ||
+  /^(proprietary )?blend\b/i.test(row.ingredientGroup ?? '') ||
+  (!row.category && /blend|proprietary|matrix/i.test(row.name ?? row.description ?? ''));
+
+const byOrder = (rows: Row[] | null | undefined) => [...(rows ?? [])].map((row, i) => ({ row, i })).sort((a, b) => (a.row.order ?? 0) - (b.row.order ?? 0));
+
+/** An ISO date from DSLD's date strings ("2017-10-21", "2017-10-21T00:00:00Z"), else null. */
+const isoDay = (v: string | null | undefined): string | null => {
+  const d = (v ?? '').slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d)) ? d : null;
+};
 
 export function parseDsldLabel(body: string): DsldParse {
   let json: unknown;
@@ -89,69 +218,109 @@ export function parseDsldLabel(body: string): DsldParse {
     return { ok: false, outcome: 'unreadable', reason: 'malformed JSON' };
   }
   const parsed = DsldLabel.safeParse(json);
-  if (!parsed.success) return { ok: false, outcome: 'unreadable', reason: `not a DSLD label: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trim() };
-  const label = parsed.data;
-  const rows = [...(label.ingredientRows ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-  if (rows.length === 0) return { ok: false, outcome: 'empty', reason: 'the label has no ingredient rows' };
-
-  const blends: DsldReading['blends'] = [];
-  const ingredients: DeclaredLine[] = [];
-  const blendNames = new Set<string>();
-  for (const row of rows) {
-    const name = text(row.name ?? row.description);
-    if (!name) continue;
-    const nested = [...(row.nestedRows ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
-    const q = amountOf(row.quantity);
-    if (nested.length > 0 && isBlend(row)) {
-      // A proprietary blend: its declared total, and its members (null amounts where undisclosed).
-      let blendName = name;
-      for (let n = 2; blendNames.has(blendName); n++) blendName = `${name} (${n})`;
-      blendNames.add(blendName);
-      blends.push({ name: blendName, total_amount: q.amount, total_unit: q.amount === null ? null : q.unit });
-      for (const member of nested) {
-        const memberName = text(member.name ?? member.description);
-        if (memberName) ingredients.push({ declared_name: memberName, ...amountOf(member.quantity), blend: blendName });
-      }
-      continue;
-    }
-    ingredients.push({ declared_name: name, ...q, blend: null });
-    // Rows nested under a plain ingredient (a source compound) are declared ingredients too, never dropped.
-    for (const member of nested) {
-      const memberName = text(member.name ?? member.description);
-      if (memberName) ingredients.push({ declared_name: memberName, ...amountOf(member.quantity), blend: null });
-    }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, outcome: 'unreadable', reason: `not a DSLD label: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() };
   }
-  if (ingredients.length === 0) return { ok: false, outcome: 'empty', reason: 'the label has no named ingredient rows' };
+  try {
+    return readLabel(parsed.data);
+  } catch (err) {
+    if (err instanceof Unreadable) return { ok: false, outcome: 'unreadable', reason: `not a DSLD label the Record can read: ${err.message}` };
+    throw err;
+  }
+}
 
-  const size = [...(label.servingSizes ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0))[0];
-  const min = size?.minQuantity ?? null;
-  const max = size?.maxQuantity ?? min;
-  const unit = text(size?.unit, 20);
-  const spc = Number(typeof label.servingsPerContainer === 'string' ? label.servingsPerContainer.replace(/[^0-9.]/g, '') : label.servingsPerContainer);
-  const serving = {
-    size: max !== null && max > 0 && (min === null || min === max) ? max : null,
-    unit: max !== null && max > 0 ? unit : null,
-    servings_per_container: Number.isFinite(spc) && spc > 0 ? spc : null,
-    description: min !== null && max !== null && min !== max ? `${min}-${max} ${unit ?? ''}`.trim() : null,
+function readLabel(label: DsldLabel): DsldParse {
+  const sizes = [...(label.servingSizes ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  const primary = sizes[0]?.order ?? 1;
+  const blends: DeclaredBlend[] = [];
+  const ingredients: DeclaredLine[] = [];
+
+  const newBlend = (name: string, row: Row, at: string): string => {
+    let blendName = name;
+    for (let n = 2; blends.some((b) => b.name === blendName); n++) blendName = `${name} (${n})`;
+    const total = amountOf(row.quantity, primary, `${at}.quantity`);
+    blends.push({
+      name: blendName,
+      total_amount: total.amount,
+      total_unit: total.amount === null ? null : total.unit,
+      totals_by_serving: otherAmounts(row.quantity, primary, `${at}.quantity`),
+    });
+    return blendName;
   };
+
+  // Rows in label order, nested rows after their parent at any depth: a blend's rows are its members (a blend
+  // inside a blend is a blend of its own); rows under a plain row (Total Fat → Saturated Fat) are declared lines too.
+  const walk = (rows: Row[] | null | undefined, at: string, blend: string | null, depth: number) => {
+    if (depth > 6) throw new Unreadable(`${at} nests rows more than six deep`);
+    for (const { row, i } of byOrder(rows)) {
+      const here = `${at}.${i}`;
+      const name = clean(row.name) ?? clean(row.description);
+      if (name === null) throw new Unreadable(`${here}.name is missing`);
+      if (isBlend(row)) {
+        walk(row.nestedRows, `${here}.nestedRows`, newBlend(name, row, here), depth + 1);
+        continue;
+      }
+      const own = amountOf(row.quantity, primary, `${here}.quantity`);
+      ingredients.push({
+        declared_name: name,
+        ...own,
+        blend,
+        amount_note: own.amount === null ? clean(row.notes, 300) : null,
+        amounts_by_serving: otherAmounts(row.quantity, primary, `${here}.quantity`),
+        unii: uniiOf(row.uniiCode),
+        ingredient_group: clean(row.ingredientGroup),
+        forms: (row.forms ?? []).map((f) => clean(f.name)).filter((f): f is string => f !== null),
+      });
+      walk(row.nestedRows, `${here}.nestedRows`, blend, depth + 1);
+    }
+  };
+  walk(label.ingredientRows, 'ingredientRows', null, 0);
+
+  if (blends.length === 0 && ingredients.length === 0) return { ok: false, outcome: 'empty', reason: 'the label has no ingredient rows' };
+  if (blends.length > MAX_BLENDS) throw new Unreadable(`ingredientRows declare ${blends.length} blends; the Record reads at most ${MAX_BLENDS}`);
+  if (ingredients.length > MAX_LINES) throw new Unreadable(`ingredientRows declare ${ingredients.length} lines; the Record reads at most ${MAX_LINES}`);
+
+  const servingOf = (s: (typeof sizes)[number] | undefined) => {
+    const min = s?.minQuantity ?? null;
+    const max = s?.maxQuantity ?? min;
+    const unit = clean(s?.unit, 40);
+    return {
+      size: max !== null && max > 0 && (min === null || min === max) ? max : null,
+      unit: max !== null && max > 0 ? unit : null,
+      description: min !== null && max !== null && min !== max ? `${min}-${max} ${unit ?? ''}`.trim() : null,
+    };
+  };
+  // "30" is a count; "Not Reported", "about 30" or "30-60" is not one.
+  const spcText = String(label.servingsPerContainer ?? '').trim();
+  const spc = /^\d+(\.\d+)?$/.test(spcText) ? Number(spcText) : null;
   const events = (label.events ?? [])
-    .map((e) => ({ date: (e.date ?? '').slice(0, 10), type: text(e.type, 100) ?? '' }))
-    .filter((e) => /^\d{4}-\d{2}-\d{2}$/.test(e.date) && e.type)
+    .map((e) => ({ date: isoDay(e.date), type: clean(e.type, 100) }))
+    .filter((e): e is { date: string; type: string } => e.date !== null && e.type !== null)
     .slice(0, 50);
+  const entered = events.filter((e) => /entered into dsld/i.test(e.type)).map((e) => e.date).sort()[0];
+  const offMarketEvent = events.some((e) => /off market/i.test(e.type));
+  const offMarket = label.offMarket === 1 || label.offMarket === true || offMarketEvent ? true : label.offMarket === 0 || label.offMarket === false ? false : null;
   return {
     ok: true,
     reading: {
       label_id: label.id,
-      brand: text(label.brandName, 120),
-      name: text(label.fullName),
-      serving,
+      brand: clean(label.brandName, 120),
+      name: clean(label.fullName),
+      serving: { ...servingOf(sizes[0]), servings_per_container: spc !== null && spc > 0 ? spc : null },
+      other_servings: sizes.slice(1, 10).map((s, i) => ({ serving_order: s.order ?? i + 2, ...servingOf(s), note: clean(s.notes, 200) })),
       blends,
-      ingredients: ingredients.slice(0, 200),
+      ingredients,
       facts: {
         dsld_label_id: label.id,
-        product_version_code: text(label.productVersionCode, 100),
+        product_version_code: clean(label.productVersionCode, 100),
+        entry_date: isoDay(label.entryDate) ?? entered ?? events.map((e) => e.date).sort()[0] ?? null,
         events,
-        off_market: typeof label.offMarket === 'number' ? label.offMarket === 1 : null,
+        off_market: offMarket,
+        label_relationships: (label.labelRelationships ?? [])
+          .filter((r): r is typeof r & { labelId: number } => typeof r.labelId === 'number' && Number.isInteger(r.labelId) && r.labelId > 0)
+          .map((r) => ({ type: clean(r.type, 100) ?? '', label_id: r.labelId }))
+          .slice(0, 50),
       },
     },
   };

@@ -11,6 +11,10 @@ export { leaseDue, releaseLease, dueBacklog, claimHost, releaseHost, type Leased
 export { addSource, listSources, setSourceState, hostKey, sourceKinds, AddSourceInput } from './sources';
 export { checkSourceUrl, checkUrl, isPublicAddress, resolveChecked, AddressRefused, type AddressPolicy, type Resolver } from './guard';
 export { Fetcher, FetchFailure } from './fetcher';
-export { parseDsldLabel, amountOf, type DsldReading } from './dsld';
+export { parseDsldLabel, amountOf, normalizeUnit, type DsldReading, type DeclaredLine } from './dsld';
+export { labelCaptureOf } from './label-capture';
+export { rederiveStates, type RederiveSummary } from './rederive';
+export { attachDsldLabel, AttachLabelInput, type AttachedLabel, type AttachDeps } from './label-versions';
+export { IngredientNames, type IdentityQuery } from './synonyms';
 export { parseOfferPage, parseOfferBlocks, jsonLdBlocks, type OfferReading } from './offers';
 export { monitorMetrics, type MonitorMetrics } from './metrics';

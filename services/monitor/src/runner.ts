@@ -24,7 +24,15 @@ function add(t: RunTotals, s: CheckSummary): void {
 }
 
 /** Runs leased checks with at most `concurrency` in flight; a check whose lease was lost records nothing. */
-async function runBatch(deps: MonitorDeps, batch: LeasedSource[], totals: RunTotals, concurrency: number, done: Set<number>, stopping: () => boolean = () => false): Promise<void> {
+async function runBatch(
+  deps: MonitorDeps,
+  batch: LeasedSource[],
+  totals: RunTotals,
+  concurrency: number,
+  done: Set<number>,
+  stopping: () => boolean = () => false,
+  onCheck?: (src: LeasedSource, summary: CheckSummary) => void,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < batch.length) {
@@ -40,6 +48,7 @@ async function runBatch(deps: MonitorDeps, batch: LeasedSource[], totals: RunTot
         if (summary) {
           add(totals, summary);
           done.add(src.source_id);
+          onCheck?.(src, summary);
         }
       } catch (err) {
         if (err instanceof LeaseLost) deps.log?.warn({ source_id: src.source_id }, 'lease lost before the check was recorded; the replica that retook it records it');
@@ -58,7 +67,10 @@ async function runBatch(deps: MonitorDeps, batch: LeasedSource[], totals: RunTot
  * of that product, due or not), through the same leases and code as the
  * service, waiting for busy hosts, until nothing is left or the deadline passes.
  */
-export async function runOnce(deps: MonitorDeps, opts: { productId?: string | null; deadlineMs?: number } = {}): Promise<RunTotals> {
+export async function runOnce(
+  deps: MonitorDeps,
+  opts: { productId?: string | null; deadlineMs?: number; /** Each recorded check, as it is recorded. */ onCheck?: (src: LeasedSource, summary: CheckSummary) => void } = {},
+): Promise<RunTotals> {
   const totals = emptyTotals();
   const done = new Set<number>();
   const deadline = Date.now() + (opts.deadlineMs ?? 120_000);
@@ -75,7 +87,7 @@ export async function runOnce(deps: MonitorDeps, opts: { productId?: string | nu
       await new Promise((r) => setTimeout(r, Math.min(250, deps.settings.MONITOR_HOST_INTERVAL_MS + 10)));
       continue;
     }
-    await runBatch(deps, batch, totals, deps.settings.MONITOR_CONCURRENCY, done);
+    await runBatch(deps, batch, totals, deps.settings.MONITOR_CONCURRENCY, done, undefined, opts.onCheck);
   }
   return totals;
 }

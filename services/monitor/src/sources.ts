@@ -11,7 +11,8 @@ import { AddressRefused, checkSourceUrl, type AddressPolicy, type Resolver } fro
  */
 export const sourceKinds = ['dsld_label', 'offer_page'] as const;
 
-const Every = z
+/** A cadence (30m, 12h, 7d) in milliseconds. */
+export const Every = z
   .string()
   .regex(/^\d+(m|h|d)$/, 'a cadence is a number of minutes, hours or days: 30m, 12h, 7d')
   .transform((v) => {
@@ -83,7 +84,7 @@ export async function addSource(
  * reaches a product from the day it gains an active monitored source until
  * the day its last one is paused.
  */
-async function openSpan(client: PoolClient, productId: string): Promise<void> {
+export async function openSpan(client: PoolClient, productId: string): Promise<void> {
   await client.query(
     `INSERT INTO monitoring_spans (product_id, started_on)
      SELECT $1, (now() AT TIME ZONE 'UTC')::date
@@ -92,7 +93,7 @@ async function openSpan(client: PoolClient, productId: string): Promise<void> {
   );
 }
 
-async function closeSpanIfUnmonitored(client: PoolClient, productId: string): Promise<void> {
+export async function closeSpanIfUnmonitored(client: PoolClient, productId: string): Promise<void> {
   await client.query(
     `UPDATE monitoring_spans SET ended_on = greatest(started_on, (now() AT TIME ZONE 'UTC')::date)
       WHERE product_id = $1 AND ended_on IS NULL

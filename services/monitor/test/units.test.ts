@@ -60,7 +60,7 @@ describe('DSLD labels', () => {
     const p = parseDsldLabel(JSON.stringify(real));
     expect(p.ok).toBe(true);
     if (!p.ok) return;
-    expect(p.reading.ingredients).toEqual([
+    expect(p.reading.ingredients.map(({ declared_name, amount, unit, operator, blend }) => ({ declared_name, amount, unit, operator, blend }))).toEqual([
       { declared_name: 'Magnesium', amount: 400, unit: 'mg', operator: null, blend: null },
       { declared_name: 'Malic Acid', amount: 222, unit: 'mg', operator: null, blend: null },
       { declared_name: 'Vitamin B6', amount: 2, unit: 'mg', operator: '<', blend: null },
@@ -68,11 +68,14 @@ describe('DSLD labels', () => {
     expect(p.reading.serving).toEqual({ size: 3, unit: 'Capsule(s)', servings_per_container: 30, description: null });
     expect(p.reading.facts.off_market).toBe(false);
   });
-  it('reads NP, zero and empty quantities as undisclosed, never zero', () => {
+  it('reads NP, empty and missing quantities as undisclosed, and a declared 0 as zero', () => {
     expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'NP' }])).toEqual({ amount: null, unit: null, operator: null });
     expect(amountOf([])).toEqual({ amount: null, unit: null, operator: null });
     expect(amountOf(undefined)).toEqual({ amount: null, unit: null, operator: null });
-    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'mg' }])).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: null, unit: 'mg' }])).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 5, unit: null }])).toEqual({ amount: null, unit: null, operator: null });
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'mg' }])).toEqual({ amount: 0, unit: 'mg', operator: null });
+    expect(amountOf([{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'Gram(s)' }])).toEqual({ amount: 0, unit: 'g', operator: null });
   });
   it('is empty without ingredient rows and unreadable when malformed or not a label', () => {
     expect(parseDsldLabel(JSON.stringify({ id: 5, ingredientRows: [] }))).toMatchObject({ ok: false, outcome: 'empty' });

@@ -9,3 +9,4 @@ export * from './nats';
 export * from './durable-consumer';
 export * from './tracing';
 export * from './entrypoint';
+export * from './stack-config';

@@ -18,3 +18,6 @@ export type RecordConfig = z.infer<typeof RecordConfigSchema>;
 export function loadRecordConfig(source: NodeJS.ProcessEnv = process.env): RecordConfig {
   return loadConfig(RecordConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { RecordConfigSchema as configSchema };

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Calculation } from '@evidence-record/contract';
 import { grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
 import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
-import { declaredFacts } from '../src/domain/facts';
+import { declaredFacts, declaredZeroCount, historyState, servingFacts, undisclosedAmountCount } from '../src/domain/facts';
+import { limitation } from '../src/domain/limitations';
 import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../src/domain/search-ranking';
 import type { PriceRow } from '../src/queries/prices';
 import type { DeclaredRow, StateRow } from '../src/queries/label';
@@ -93,10 +94,10 @@ describe('declared facts', () => {
   const state: StateRow = {
     state_id: 'hs_aaaaaaaaaaaa', product_id: 'prd_aaaaaaaaaaaa', observed_from: '2026-01-01', observed_to: '2026-02-01', classification: 'comparable',
     serving_size: 10, serving_unit: 'g', servings_per_container: 30, serving_description: '1 scoop', note: null, captured_on: '2026-02-01',
-    source_url: 'https://brand.example/p', declared_ingredient_count: 3,
+    source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [],
   };
   const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
-    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, ingredient_id: null, ingredient_name: null, ...over,
+    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, ingredient_id: null, ingredient_name: null, amount_note: null, amounts_by_serving: [], ...over,
   });
 
   it('puts a blend with its total before its members, members keep amount null, and an empty blend is still declared', () => {
@@ -115,6 +116,35 @@ describe('declared facts', () => {
       ['proprietary_blend', 'Empty Matrix', 2, null],
     ]);
     expect(facts.every((f) => f.observed_at === '2026-02-01' && f.source_url === 'https://brand.example/p')).toBe(true);
+  });
+
+  it('a declared 0 is a declared amount, never counted as undisclosed; an amount only in a note stays null beside the note', () => {
+    const facts = declaredFacts(state, [
+      line({ position: 1, declared_name: 'Trans Fat', amount: 0, unit: 'g' }),
+      line({ position: 2, declared_name: 'L. acidophilus LA-5', amount_note: '1.25 billion CFU' }),
+      line({ position: 3, declared_name: 'Huperzine A' }),
+    ]);
+    expect(facts.map((f) => f.value)).toEqual([
+      { declared_name: 'Trans Fat', amount: 0, unit: 'g', ingredient_id: null, blend: null, amount_disclosed: true },
+      { declared_name: 'L. acidophilus LA-5', amount: null, unit: null, ingredient_id: null, blend: null, amount_disclosed: false, amount_note: '1.25 billion CFU' },
+      { declared_name: 'Huperzine A', amount: null, unit: null, ingredient_id: null, blend: null, amount_disclosed: false },
+    ]);
+    expect(undisclosedAmountCount(facts)).toBe(2);
+    expect(declaredZeroCount(facts)).toBe(1);
+    expect(limitation.declaredZero(1)).toMatch(/declared as 0 .* a declared fact, not an undisclosed amount/);
+  });
+
+  it('keeps every serving size a label declares, and what each declares of a line', () => {
+    const two: StateRow = { ...state, other_servings: [{ serving_order: 2, size: 2, unit: 'Scoop(s)', description: null, note: 'experienced users' }] };
+    expect(servingFacts(two).map((f) => f.value)).toEqual([
+      { declared_name: '1 scoop', amount: 10, unit: 'g' },
+      { declared_name: 'servings per container', amount: 30, unit: 'servings' },
+      { declared_name: 'experienced users', amount: 2, unit: 'Scoop(s)', serving_order: 2 },
+    ]);
+    const [caffeine] = declaredFacts(two, [line({ declared_name: 'Caffeine', amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg', operator: null }] })]);
+    expect(caffeine!.value.amounts_by_serving).toEqual([{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg' }]);
+    expect(historyState(two, 1).other_servings).toEqual([{ serving_order: 2, serving_size: 2, serving_unit: 'Scoop(s)', description: null, note: 'experienced users' }]);
+    expect(historyState(state, 1)).not.toHaveProperty('other_servings');
   });
 });
 

@@ -109,6 +109,26 @@ export function urlEnvName(name: string): string {
   return `${name.toUpperCase().replace(/-/g, '_')}_URL`;
 }
 
+/** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
+export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
+  database: ['DATABASE_URL'],
+  redis: ['REDIS_URL', 'REDIS_PREFIX'],
+  nats: ['NATS_URL', 'NATS_PREFIX'],
+  smtp: ['SMTP_URL', 'MAIL_FROM'],
+  cursorSecret: ['CURSOR_SECRET'],
+  internalSigning: ['INTERNAL_SIGNING_KEYS'],
+  unsubscribeKey: ['UNSUBSCRIBE_SIGNING_KEY'],
+  consoleSessionSecret: ['CONSOLE_SESSION_SECRET'],
+  publicBaseUrl: ['PUBLIC_BASE_URL'],
+  internet: [],
+};
+
+/** The variables a service reads because of its needs and calls (<NAME>_URL of each service it calls). */
+export function variablesOf(s: ServiceEntry): string[] {
+  const needs = Object.entries(s.needs ?? {}).flatMap(([need, on]) => (on ? needVariables[need as keyof Needs] : []));
+  return [...needs, ...(s.calls ?? []).map(urlEnvName)];
+}
+
 /** Services that call `name` (derived from every entry's `calls`). */
 export function callersOf(name: string, all: readonly ServiceEntry[] = services): string[] {
   return all.filter((s) => s.calls?.includes(name)).map((s) => s.name);

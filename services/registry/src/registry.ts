@@ -36,7 +36,7 @@ export const registrySource = {
       entry: 'services/watch/src/main.ts',
       http: true,
       port: 8104,
-      needs: { database: true, nats: true, publicBaseUrl: true, internalSigning: true },
+      needs: { database: true, nats: true, internalSigning: true },
     },
     {
       name: 'email-worker',

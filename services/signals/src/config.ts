@@ -21,3 +21,6 @@ export type SignalsConfig = z.infer<typeof SignalsConfigSchema>;
 export function loadSignalsConfig(source: NodeJS.ProcessEnv = process.env): SignalsConfig {
   return loadConfig(SignalsConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { SignalsConfigSchema as configSchema };

@@ -83,9 +83,10 @@ describe('capture import', () => {
     const p = products[0]!;
     await refusedWithoutWrite(() => importCaptures(pool, { captures: [{ ...labelCapture(p, '2026-04-01', { caffeineMg: 1 }), extra: true }] }), /invalid bundle/);
     await refusedWithoutWrite(() => importCaptures(pool, { captures: [labelCapture({ ...p, product_id: 'prd_000000000000' }, '2026-04-01', { caffeineMg: 1 })] }), /unknown products/);
-    const zero = labelCapture(p, '2026-04-01', { caffeineMg: 1 });
-    zero.label.ingredients[0]!.amount = 0;
-    await refusedWithoutWrite(() => importCaptures(pool, { captures: [zero] }), /invalid bundle/);
+    // A declared 0 is an amount (decision 1007); a negative one is not.
+    const negative = labelCapture(p, '2026-04-01', { caffeineMg: 1 });
+    negative.label.ingredients[0]!.amount = -1;
+    await refusedWithoutWrite(() => importCaptures(pool, { captures: [negative] }), /invalid bundle/);
     await refusedWithoutWrite(() => importCaptures(pool, { captures: [labelCapture(p, '2026-01-01', { caffeineMg: 300 })] }), /predates/);
   });
 });

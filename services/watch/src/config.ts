@@ -20,3 +20,6 @@ export type WatchConfig = z.infer<typeof WatchConfigSchema>;
 export function loadWatchConfig(source: NodeJS.ProcessEnv = process.env): WatchConfig {
   return loadConfig(WatchConfigSchema, source);
 }
+
+/** Every variable this service reads (the stack's one configuration is derived from these: scripts/registry/stack-env.ts). */
+export { WatchConfigSchema as configSchema };

@@ -60,6 +60,8 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
         limitation.undisclosedNotAbsent,
         comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
           'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
+        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === 0)) &&
+          'Some declared ingredients are declared as 0 (amount 0): the label states zero, a declared amount compared as such, not an undisclosed one.',
         mixedUnits && limitation.unitsAsDeclared,
         ...notComparable.map((p) => `${p.brand_name} ${p.name}: its latest label state is not comparable (${states.get(p.product_id)?.classification ?? 'no state'}), so its amounts may be missing.`),
         ...products.filter((p) => p.retired_on !== null).map(limitation.retired),

@@ -3,12 +3,12 @@ import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact } from '../domain/economics';
-import { declaredFacts, servingFacts, undisclosedAmountCount } from '../domain/facts';
+import { declaredFacts, declaredZeroCount, servingFacts, undisclosedAmountCount } from '../domain/facts';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { declaredLines, latestState } from '../queries/label';
 import { newestPricePerRetailerAndBasis } from '../queries/prices';
-import { sourcesOfProduct } from '../queries/sources';
+import { labelVersionsOfProduct, sourcesOfProduct } from '../queries/sources';
 
 /**
  * The product record: identity, the serving configuration and declared
@@ -24,9 +24,12 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
     const prices = await newestPricePerRetailerAndBasis(db, productId);
     const sources = await sourcesOfProduct(db, productId);
+    const versions = await labelVersionsOfProduct(db, productId);
+    const newestVersion = versions.at(-1);
 
     const declared = state ? declaredFacts(state, lines) : [];
     const undisclosedAmounts = undisclosedAmountCount(declared);
+    const declaredZeros = declaredZeroCount(declared);
     const manufacturer = sources.filter((s) => s.kind === 'manufacturer');
     const unreadable = manufacturer.find((s) => s.health === 'unreadable');
 
@@ -61,6 +64,15 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
           label_observed_to: state?.observed_to ?? null,
           newest_price_observed_at: prices[0]?.observed_at ?? null,
         },
+        label_versions: versions.map((v) => ({
+          dsld_label_id: v.dsld_label_id,
+          product_version_code: v.product_version_code,
+          dsld_date: v.dsld_date,
+          off_market: v.off_market,
+          off_market_since: v.off_market_since,
+          monitored: v.monitored,
+          source_url: v.source_url,
+        })),
         source_health: sources.map((s) => ({
           kind: s.kind,
           retailer: s.retailer,
@@ -79,6 +91,8 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
         state?.classification === 'presence_only' && limitation.presenceOnly,
         declared.length > 0 && limitation.undisclosedNotAbsent,
         undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
+        declaredZeros > 0 && limitation.declaredZero(declaredZeros),
+        newestVersion?.off_market === true && limitation.labelOffMarket(newestVersion.dsld_label_id, newestVersion.off_market_since),
         prices.length > 0 && limitation.onlyListIsList,
         prices.length === 0 && state && limitation.noPriceObservations,
       ]),

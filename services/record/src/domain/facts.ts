@@ -23,7 +23,7 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
   const facts: VerifiedFactOut[] = [];
   const blendFact = (b: DeclaredRow): VerifiedFactOut => ({
     kind: 'proprietary_blend',
-    value: { declared_name: b.declared_name, amount: b.amount, unit: b.unit, ingredient_id: null, blend: null, amount_disclosed: b.amount !== null },
+    value: { declared_name: b.declared_name, amount: b.amount, unit: b.unit, ingredient_id: null, blend: null, amount_disclosed: b.amount !== null, ...byServing(b) },
     state_id: state.state_id,
     observed_at,
     source_url: state.source_url,
@@ -44,6 +44,8 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
         ingredient_id: line.ingredient_id,
         blend: line.blend_name,
         amount_disclosed: line.amount !== null,
+        ...(line.amount === null && line.amount_note ? { amount_note: line.amount_note } : {}),
+        ...byServing(line),
       },
       state_id: state.state_id,
       observed_at,
@@ -55,7 +57,13 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
   return facts;
 }
 
-/** The serving configuration a state declares, as facts (only what it declares). */
+/** What the other serving sizes declare of a line, only where the label declares more than one. */
+function byServing(line: DeclaredRow): { amounts_by_serving?: Array<{ serving_order: number; serving_quantity: number | null; amount: number | null; unit: string | null }> } {
+  const list = line.amounts_by_serving ?? [];
+  return list.length === 0 ? {} : { amounts_by_serving: list.map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit })) };
+}
+
+/** The serving configuration a state declares, as facts (only what it declares), every serving size included. */
 export function servingFacts(state: StateRow): VerifiedFactOut[] {
   const facts: VerifiedFactOut[] = [];
   const base = { state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url };
@@ -73,12 +81,25 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
       ...base,
     });
   }
+  for (const other of state.other_servings ?? []) {
+    if (other.size === null && other.description === null) continue;
+    facts.push({
+      kind: 'serving_configuration',
+      value: { declared_name: other.note ?? other.description ?? 'serving size', amount: other.size, unit: other.unit, serving_order: other.serving_order },
+      ...base,
+    });
+  }
   return facts;
 }
 
-/** How many declared ingredients the label names without an amount of their own. */
+/** How many declared ingredients the label names without an amount of their own (a declared 0 is not one of them). */
 export function undisclosedAmountCount(facts: VerifiedFactOut[]): number {
   return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
+}
+
+/** How many declared ingredients the label declares as 0 ("Trans Fat 0 g"): stated amounts, not undisclosed. */
+export function declaredZeroCount(facts: VerifiedFactOut[]): number {
+  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === 0).length;
 }
 
 export function historyState(state: StateRow, comparableStates: number): HistoryStateOut {
@@ -94,6 +115,11 @@ export function historyState(state: StateRow, comparableStates: number): History
       servings_per_container: state.servings_per_container,
       description: state.serving_description,
     },
+    ...((state.other_servings ?? []).length > 0
+      ? {
+          other_servings: state.other_servings.map((o) => ({ serving_order: o.serving_order, serving_size: o.size, serving_unit: o.unit, description: o.description, note: o.note })),
+        }
+      : {}),
     declared_ingredient_count: state.declared_ingredient_count,
     note: state.note,
   };

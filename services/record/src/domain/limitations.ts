@@ -10,6 +10,10 @@ export const limitation = {
     'An ingredient that is not on this declared list is undisclosed, not absent: the Record holds only what the label declares.',
   amountsUndisclosed: (count: number) =>
     `${count} declared ingredient${count === 1 ? ' is' : 's are'} named without an amount (for example inside a proprietary blend); an amount of null means undisclosed, never zero.`,
+  declaredZero: (count: number) =>
+    `${count} declared ingredient${count === 1 ? ' is' : 's are'} declared as 0 (for example "Trans Fat 0 g"): the label states an amount of zero, which is a declared fact, not an undisclosed amount.`,
+  labelOffMarket: (labelId: number, since: string | null) =>
+    `DSLD marks this product's newest label (DSLD label ${labelId}) off the market${since ? ` since ${since}` : ''}; the Record keeps the product and its history.`,
   observationWindow:
     'An observation window runs from the last observation before a change to the first observation after it; it is not the date of the change, and exact_change_date is null unless the Record knows the day.',
   onlyReleasedSignals:

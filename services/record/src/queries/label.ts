@@ -14,6 +14,8 @@ export interface StateRow {
   servings_per_container: number | null;
   serving_description: string | null;
   note: string | null;
+  /** The serving sizes the label declares besides the first: [{serving_order, size, unit, description, note}]. */
+  other_servings: Array<{ serving_order: number; size: number | null; unit: string | null; description: string | null; note: string | null }>;
   /** The newest capture that read this label (state_readings), else the capture that created the state. */
   captured_on: string | null;
   source_url: string | null;
@@ -22,7 +24,7 @@ export interface StateRow {
 
 const stateColumns = `
   hs.state_id, hs.product_id, hs.observed_from, hs.observed_to, hs.classification,
-  hs.serving_size, hs.serving_unit, hs.servings_per_container, hs.serving_description, hs.note,
+  hs.serving_size, hs.serving_unit, hs.servings_per_container, hs.serving_description, hs.note, hs.other_servings,
   to_char(greatest(c.observed_at, (SELECT max(rc.observed_at) FROM state_readings sr JOIN captures rc ON rc.capture_id = sr.capture_id
                                    WHERE sr.state_id = hs.state_id)) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS captured_on,
   src.url AS source_url,
@@ -78,6 +80,10 @@ export interface DeclaredRow {
   unit: string | null;
   ingredient_id: string | null;
   ingredient_name: string | null;
+  /** The label's words where it gives no amount ("1.25 billion CFU"); evidence beside a null amount. */
+  amount_note: string | null;
+  /** What the serving sizes besides the first declare (a blend's totals, or an ingredient's amounts). */
+  amounts_by_serving: Array<{ serving_order: number; serving_quantity?: number | null; amount: number | null; unit: string | null; operator: string | null }>;
 }
 
 export async function declaredLines(db: ClientBase, stateIds: string[]): Promise<DeclaredRow[]> {
@@ -87,11 +93,11 @@ export async function declaredLines(db: ClientBase, stateIds: string[]): Promise
     text: `
       SELECT 'blend' AS row_kind, bl.state_id, NULL::int AS position, bl.blend_id, bl.name AS blend_name,
              bl.name AS declared_name, bl.total_amount AS amount, bl.total_unit AS unit,
-             NULL::text AS ingredient_id, NULL::text AS ingredient_name
+             NULL::text AS ingredient_id, NULL::text AS ingredient_name, NULL::text AS amount_note, bl.totals_by_serving AS amounts_by_serving
         FROM declared_blends bl WHERE bl.state_id = ANY($1::text[])
       UNION ALL
       SELECT 'ingredient', di.state_id, di.position, di.blend_id, bl.name,
-             di.declared_name, di.amount, di.unit, di.ingredient_id, i.name
+             di.declared_name, di.amount, di.unit, di.ingredient_id, i.name, di.amount_note, di.amounts_by_serving
         FROM declared_ingredients di
         LEFT JOIN declared_blends bl ON bl.blend_id = di.blend_id
         LEFT JOIN ingredients i ON i.ingredient_id = di.ingredient_id

@@ -1,0 +1,217 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseDsldLabel, type DsldReading } from '@evidence-record/monitor';
+
+/**
+ * Every real DSLD label record in fixtures/dsld-real (unedited, each with its
+ * provenance beside it) is read, and what the Record keeps of the cases real
+ * labels raise is checked against the record itself.
+ */
+const dir = fileURLToPath(new URL('./fixtures/dsld-real/', import.meta.url));
+const labels = readdirSync(dir).filter((f) => /^\d+\.json$/.test(f));
+const read = (id: number): DsldReading => {
+  const p = parseDsldLabel(readFileSync(`${dir}${id}.json`, 'utf8'));
+  if (!p.ok) throw new Error(`label ${id}: ${p.reason}`);
+  return p.reading;
+};
+const line = (r: DsldReading, name: string) => r.ingredients.find((i) => i.declared_name === name)!;
+
+describe('real DSLD labels', () => {
+  it('every real label in the folder parses, and each names its source', () => {
+    expect(labels.length).toBeGreaterThanOrEqual(11);
+    for (const file of labels) {
+      const id = Number(file.replace('.json', ''));
+      const sidecar = readFileSync(`${dir}${id}.source.md`, 'utf8');
+      // Provenance: the repository and the commit the bytes were taken from.
+      expect(sidecar, `${id}.source.md`).toMatch(/github\.com\/[^/\s]+\/[^/\s)]+/);
+      expect(sidecar, `${id}.source.md`).toMatch(/\b[0-9a-f]{40}\b/);
+      const p = parseDsldLabel(readFileSync(`${dir}${file}`, 'utf8'));
+      expect(p, file).toMatchObject({ ok: true, reading: { label_id: id } });
+      if (p.ok) expect(p.reading.ingredients.length + p.reading.blends.length, file).toBeGreaterThan(0);
+    }
+  });
+
+  it('accepts null where a label has none (a row description, servings per container) and reads the row by its name', () => {
+    // 49495: description null on every row, servingsPerContainer null; 12196: description null on some rows.
+    const multi = read(49495);
+    expect(multi.serving).toEqual({ size: 1, unit: 'Tablet(s)', description: null, servings_per_container: null });
+    expect(line(multi, 'Vitamin A')).toMatchObject({ amount: 2500, unit: 'IU', unii: '81G40H8B0T', ingredient_group: 'Vitamin A', forms: ['Beta-Carotene', 'Retinyl Acetate'] });
+    expect(line(read(12196), 'Vitamin C')).toMatchObject({ amount: 60, unit: 'mg', forms: ['Ascorbic Acid'] });
+  });
+
+  it('a declared 0 with a real unit is zero; units are kept as the label prints them', () => {
+    const omega = read(214224);
+    expect(line(omega, 'Trans Fat')).toMatchObject({ amount: 0, unit: 'g', operator: null, blend: null });
+    expect(line(omega, 'Total Fat')).toMatchObject({ amount: 2, unit: 'g' });
+    expect(line(omega, 'Calories')).toMatchObject({ amount: 20, unit: 'Calories' });
+  });
+
+  it('rows nested under a plain row are declared lines after it, not blend members', () => {
+    const omega = read(214224);
+    expect(omega.blends).toEqual([]);
+    expect(omega.ingredients.map((i) => i.declared_name)).toEqual([
+      'Calories', 'Total Fat', 'Saturated Fat', 'Trans Fat', 'Vitamin D3', 'Total Omega-3 Fatty Acids', 'Eicosapentaenoic Acid', 'Docosahexaenoic Acid', 'Other Omega-3 Fatty Acids',
+    ]);
+    expect(line(omega, 'Docosahexaenoic Acid')).toMatchObject({ amount: 220, unit: 'mg', unii: 'ZAD9OKH9JC', blend: null });
+  });
+
+  it('placeholder UNIIs are no UNII', () => {
+    expect(line(read(12196), 'Calories').unii).toBeNull(); // "1"
+    expect(line(read(12196), 'Total Carbohydrates').unii).toBeNull(); // "0"
+    expect(line(read(318009), 'KSM-66')).toMatchObject({ unii: null, ingredient_group: 'Ashwagandha', forms: ['Ashwagandha Root Extract'] });
+  });
+
+  it('a blend whose total is NP has an undisclosed total; an amount given only in a note stays undisclosed, the note kept', () => {
+    const before = read(79324);
+    expect(before.blends).toEqual([{ name: 'Advanced Multi-Billion Dophilus Complex', total_amount: null, total_unit: null, totals_by_serving: [] }]);
+    expect(line(before, 'L. acidophilus, LA-5')).toMatchObject({ amount: null, unit: null, blend: 'Advanced Multi-Billion Dophilus Complex' });
+    expect(line(before, 'L. acidophilus, LA-5').amount_note).toMatch(/1\.25 billion viable microorganisms/);
+    const after = read(264116);
+    expect(after.blends).toEqual([{ name: 'Advanced Multi-Billion Dophilus Complex', total_amount: 13, total_unit: 'mg', totals_by_serving: [] }]);
+    expect(line(after, 'Lactobacillus acidophilus LA-5')).toMatchObject({ amount: null, amount_note: '1.25 billion CFU', unii: '6VBB4Z4475' });
+  });
+
+  it('a blend repeated inside otheringredients is not a second blend', () => {
+    const r = read(79324);
+    expect(r.blends).toHaveLength(1);
+    expect(r.ingredients.map((i) => i.declared_name)).toEqual(['L. acidophilus, LA-5', 'B. lactis, BB-12', 'L. paracasei, L. CASEI 431', 'L. rhamnosus GG, LGG']);
+  });
+
+  it('keeps the label facts the history is built from: DSLD dates, version code, relationships, off-market', () => {
+    expect(read(79324).facts).toMatchObject({
+      dsld_label_id: 79324,
+      product_version_code: 'SOLGB70038 03B',
+      entry_date: '2017-10-21',
+      off_market: false,
+      label_relationships: [{ type: 'Image difference, same product', label_id: 44386 }],
+    });
+    expect(read(264116).facts).toMatchObject({ entry_date: '2022-05-19', product_version_code: 'SOLGB70038 04C 14-10747X3S Prod 39', label_relationships: [] });
+    expect(read(330088).facts.label_relationships).toEqual([{ type: 'Package size difference, same product', label_id: 330089 }]);
+  });
+
+  it('blends listed inside blends of a real multivitamin keep their own totals and members', () => {
+    const r = read(49495);
+    expect(r.blends.map((b) => [b.name, b.total_amount, b.total_unit])).toEqual([
+      ['Fish Oil and Borage Oil', 5, 'mg'],
+      ['Active Vegetable and Fruit Blend', 200, 'mg'],
+      ['Men’s Complex Blend', 60, 'mg'],
+    ]);
+    expect(r.ingredients.filter((i) => i.blend === 'Men’s Complex Blend').every((i) => i.amount === null)).toBe(true);
+  });
+});
+
+describe('DSLD shapes no gathered label shows (composed here, not real)', () => {
+  // A composed label: field names and shapes as DSLD v9 writes them, values invented.
+  const composed = (over: Record<string, unknown>) =>
+    JSON.stringify({
+      id: 900001,
+      fullName: 'Composed Pre-Workout',
+      brandName: 'Composed',
+      servingSizes: [
+        { order: 1, minQuantity: 1, maxQuantity: 1, unit: 'Scoop(s)', notes: null },
+        { order: 2, minQuantity: 2, maxQuantity: 2, unit: 'Scoop(s)', notes: 'experienced users' },
+      ],
+      ingredientRows: [
+        {
+          order: 1,
+          name: 'Caffeine Anhydrous',
+          description: null,
+          category: 'non-nutrient/non-botanical',
+          ingredientGroup: 'Caffeine',
+          uniiCode: '3G6A5W338E',
+          quantity: [
+            { servingSizeOrder: 1, operator: '=', quantity: 200, unit: 'mg' },
+            { servingSizeOrder: 2, operator: '=', quantity: 400, unit: 'mg' },
+          ],
+          nestedRows: null,
+          forms: null,
+        },
+        {
+          order: 2,
+          name: 'Energy Blend',
+          category: 'blend',
+          quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 0, unit: 'NP' }],
+          nestedRows: [{ order: 3, name: 'Theacrine', quantity: [], nestedRows: [] }],
+        },
+      ],
+      ...over,
+    });
+
+  it('keeps every serving size a label declares, with the amounts each one declares', () => {
+    const p = parseDsldLabel(composed({}));
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.reading.serving).toEqual({ size: 1, unit: 'Scoop(s)', description: null, servings_per_container: null });
+    expect(p.reading.other_servings).toEqual([{ serving_order: 2, size: 2, unit: 'Scoop(s)', description: null, note: 'experienced users' }]);
+    expect(p.reading.ingredients[0]).toMatchObject({ amount: 200, unit: 'mg', amounts_by_serving: [{ serving_order: 2, serving_quantity: null, amount: 400, unit: 'mg', operator: null }] });
+    expect(p.reading.blends).toEqual([{ name: 'Energy Blend', total_amount: null, total_unit: null, totals_by_serving: [] }]);
+    expect(p.reading.ingredients[1]).toMatchObject({ declared_name: 'Theacrine', amount: null, blend: 'Energy Blend' });
+  });
+
+  it('one serving size listing an amount per quantity (1, 2 or 3 scoops, as DSLD records some labels): the smallest quantity gives the line amount, the others are kept', () => {
+    const p = parseDsldLabel(
+      composed({
+        servingSizes: [{ order: 1, minQuantity: 29.2, maxQuantity: 87.5, unit: 'Gram(s)', notes: '1-3 scoops' }],
+        ingredientRows: [
+          {
+            order: 1,
+            name: 'Calories',
+            quantity: [
+              { servingSizeOrder: 1, servingSizeQuantity: 58.3, operator: '=', quantity: 200, unit: '{Calories}' },
+              { servingSizeOrder: 1, servingSizeQuantity: 87.5, operator: '=', quantity: 300, unit: '{Calories}' },
+              { servingSizeOrder: 1, servingSizeQuantity: 29.2, operator: '=', quantity: 100, unit: '{Calories}' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(p.ok && p.reading.serving).toEqual({ size: null, unit: 'Gram(s)', description: '29.2-87.5 Gram(s)', servings_per_container: null });
+    expect(p.ok && p.reading.ingredients[0]).toMatchObject({
+      amount: 100,
+      unit: 'Calories',
+      amounts_by_serving: [
+        { serving_order: 1, serving_quantity: 58.3, amount: 200, unit: 'Calories', operator: null },
+        { serving_order: 1, serving_quantity: 87.5, amount: 300, unit: 'Calories', operator: null },
+      ],
+    });
+  });
+
+  it('a field the Record reads in a shape it cannot read makes the label unreadable, naming the field', () => {
+    expect(parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: 'X', quantity: [{ servingSizeOrder: 1, quantity: '200', unit: 'mg' }] }] }))).toEqual({
+      ok: false,
+      outcome: 'unreadable',
+      reason: expect.stringMatching(/ingredientRows\.0\.quantity\.0\.quantity/),
+    });
+    expect(parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: 'X', quantity: [{ servingSizeOrder: 1, operator: '≈≈', quantity: 5, unit: 'mg' }] }] }))).toMatchObject({
+      outcome: 'unreadable',
+      reason: expect.stringMatching(/ingredientRows\.0\.quantity\.0\.operator/),
+    });
+    expect(parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: 'X', quantity: [{ servingSizeOrder: 1, quantity: -5, unit: 'mg' }] }] }))).toMatchObject({
+      outcome: 'unreadable',
+      reason: expect.stringMatching(/ingredientRows\.0\.quantity\.0\.quantity is -5/),
+    });
+    expect(parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: null, description: '', quantity: [] }] }))).toMatchObject({
+      outcome: 'unreadable',
+      reason: expect.stringMatching(/ingredientRows\.0\.name is missing/),
+    });
+    expect(parseDsldLabel(composed({ servingSizes: 'one scoop' }))).toMatchObject({ outcome: 'unreadable', reason: expect.stringMatching(/servingSizes/) });
+  });
+
+  it('ignores the shape of fields the Record does not read', () => {
+    const p = parseDsldLabel(composed({ netContents: 'a lot', contacts: 7, statements: null, targetGroups: [{ weird: true }], hasOuterCarton: 'yes', upcSku: '' }));
+    expect(p.ok).toBe(true);
+  });
+
+  it('reads a count of servings only from a number', () => {
+    for (const [spc, expected] of [['30', 30], ['Not Reported', null], ['30-60', null], [45, 45], [null, null]] as const) {
+      const p = parseDsldLabel(composed({ servingsPerContainer: spc }));
+      expect(p.ok && p.reading.serving.servings_per_container, String(spc)).toBe(expected);
+    }
+  });
+
+  it('an "Off Market" event marks the label off the market', () => {
+    const p = parseDsldLabel(composed({ offMarket: 0, events: [{ date: '2014-07-14', type: 'Off Market' }, { date: '2011-10-26', type: 'Date entered into DSLD' }] }));
+    expect(p.ok && p.reading.facts).toMatchObject({ off_market: true, entry_date: '2011-10-26' });
+  });
+});

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Pool } from '@evidence-record/platform';
+import { IngredientNames, addSource, policyOf, rederiveStates, runOnce } from '@evidence-record/monitor';
+import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { localhostOnly, product, testMonitor, testSettings } from './support';
+
+/**
+ * A state read under the old reading rule (a declared 0 read as undisclosed,
+ * DSLD's long unit names kept) is read again from its preserved label bytes:
+ * by the operator step, and by the monitor when it reads the same bytes
+ * again. Either way the state keeps its id and dates, no state and no
+ * candidate is added, and what it held is kept. Runs against a real
+ * Postgres and a real DSLD label (214224, "Trans Fat 0 Gram(s)") served
+ * byte for byte.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let src: SourceServer;
+const omega = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/214224.json', import.meta.url)), 'utf8');
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url, { max: 4 });
+  src = await startSourceServer();
+  src.labelBodies.set(214224, omega);
+});
+
+afterAll(async () => {
+  await src?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+/** What the rule before decision 1400 wrote for this label: Trans Fat undisclosed, units as DSLD spells them. */
+async function asTheOldRuleRead(stateId: string): Promise<void> {
+  await pool.query(`UPDATE declared_ingredients SET amount = NULL, unit = NULL WHERE state_id = $1 AND amount = 0`, [stateId]);
+  await pool.query(`UPDATE declared_ingredients SET unit = CASE unit WHEN 'g' THEN 'Gram(s)' WHEN 'Calories' THEN 'Calorie(s)' ELSE unit END WHERE state_id = $1`, [stateId]);
+}
+
+const lines = async (stateId: string) =>
+  (await pool.query(`SELECT declared_name, amount, unit FROM declared_ingredients WHERE state_id = $1 AND declared_name IN ('Calories', 'Total Fat', 'Trans Fat') ORDER BY position`, [stateId])).rows;
+
+describe('re-derivation', () => {
+  it('reads a state the old rule read again from its kept bytes, in place, with what it held kept and no candidate', async () => {
+    const settings = testSettings();
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    const productId = await product(pool, 'Omega-3D Lemon');
+    await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);
+    day('2026-03-02');
+    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 1 });
+    const state = (await pool.query<{ state_id: string; observed_from: string; observed_to: string }>(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1`, [productId])).rows[0]!;
+    expect(await lines(state.state_id)).toEqual([
+      { declared_name: 'Calories', amount: 20, unit: 'Calories' },
+      { declared_name: 'Total Fat', amount: 2, unit: 'g' },
+      { declared_name: 'Trans Fat', amount: 0, unit: 'g' },
+    ]);
+
+    await asTheOldRuleRead(state.state_id);
+    const names = new IngredientNames(pool);
+    const dry = await rederiveStates(pool, names, { by: 'test', dryRun: true });
+    expect(dry).toMatchObject({ examined: 1, rederived: [state.state_id], unchanged: 0, record_version: null });
+    expect((await lines(state.state_id))[2]).toEqual({ declared_name: 'Trans Fat', amount: null, unit: null });
+
+    const done = await rederiveStates(pool, names, { by: 'test' });
+    expect(done).toMatchObject({ examined: 1, rederived: [state.state_id], not_rederivable: [], conflicts: [], record_version: expect.stringMatching(/^rv_/) });
+    expect(await lines(state.state_id)).toEqual([
+      { declared_name: 'Calories', amount: 20, unit: 'Calories' },
+      { declared_name: 'Total Fat', amount: 2, unit: 'g' },
+      { declared_name: 'Trans Fat', amount: 0, unit: 'g' },
+    ]);
+    const kept = await pool.query<{ before: { ingredients: Array<{ declared_name: string; amount: number | null }> }; rederived_by: string }>(`SELECT before, rederived_by FROM state_rederivations WHERE state_id = $1`, [state.state_id]);
+    expect(kept.rows).toHaveLength(1);
+    expect(kept.rows[0]!.rederived_by).toBe('test');
+    expect(kept.rows[0]!.before.ingredients.find((i) => i.declared_name === 'Trans Fat')?.amount).toBeNull();
+    const after = await pool.query(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1`, [productId]);
+    expect(after.rows).toEqual([state]);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM candidates WHERE product_id = $1`, [productId])).rows[0].n).toBe(0);
+
+    // Run again: nothing left to re-derive.
+    expect(await rederiveStates(pool, names, { by: 'test' })).toMatchObject({ examined: 1, rederived: [], unchanged: 1, record_version: null });
+  });
+
+  it('the monitor reading the same bytes again re-derives the state instead of opening a change', async () => {
+    const settings = testSettings();
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    const productId = await product(pool, 'Omega-3D Lemon Again');
+    const source = await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);
+    day('2026-03-02');
+    await runOnce(deps, { productId });
+    const state = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1`, [productId])).rows[0]!;
+    await asTheOldRuleRead(state.state_id);
+
+    // A week later, the same bytes again (both a full read and a 304 re-read of the kept bytes).
+    day('2026-03-09');
+    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    await pool.query(`UPDATE sources SET etag = NULL, last_modified = NULL WHERE source_id = $1`, [source.source_id]);
+    await asTheOldRuleRead(state.state_id);
+    day('2026-03-16');
+    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+
+    const states = await pool.query(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1`, [productId]);
+    expect(states.rows).toEqual([{ state_id: state.state_id, observed_from: '2026-03-02', observed_to: '2026-03-16' }]);
+    expect((await lines(state.state_id))[2]).toEqual({ declared_name: 'Trans Fat', amount: 0, unit: 'g' });
+    expect((await pool.query(`SELECT count(*)::int AS n FROM state_rederivations WHERE state_id = $1 AND rederived_by = 'monitor'`, [state.state_id])).rows[0].n).toBe(2);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM candidates WHERE product_id = $1`, [productId])).rows[0].n).toBe(0);
+    const reasons = await pool.query<{ reason: string | null }>(`SELECT reason FROM monitoring_checks WHERE source_id = $1 ORDER BY check_id`, [source.source_id]);
+    expect(reasons.rows.at(-1)!.reason).toMatch(/re-derived/);
+  });
+});
