@@ -1,7 +1,7 @@
 import { brandBySlug, brands, retailerBySlug, retailers, type RetailerSlug } from './brands';
 import { addDays, at, daysBetween, weekday } from './dates';
 import { openEditionRows } from './editions';
-import { productId, sha256Hex, signalId, stableInt, stateId } from './ids';
+import { productId, sha256Hex, signalId, stableId, stableInt, stateId } from './ids';
 import { ingredientForDeclaredName, ingredients } from './ingredients';
 import { isBlend, type LabelLine, type Serving, type StateSpec } from './label';
 import { checkTime, gapOutcome, retailerFirstRead, retailerReadIsEmpty, unreadableSince, weeklyFrom } from './monitoring';
@@ -502,14 +502,15 @@ export function buildDemoRecord(): DemoRecord {
   rec.signal_corrections = rec.signal_corrections.map((c, i) => ({ correction_id: i + 1, ...c }));
 
   // ------------------------------------------------------------------ research and regulatory
+  // Entry ids are stable (a curator names them to correct or retire an entry, decision 1601); dates are the year cited.
   rec.research_context = research.map((r, i) => ({
-    research_id: i + 1, ingredient_id: r.ingredient, range_low: r.rangeLow, range_high: r.rangeHigh, range_unit: r.rangeUnit,
+    research_id: i + 1, entry_id: `rsc_${stableId('research', String(i + 1))}`, ingredient_id: r.ingredient, range_low: r.rangeLow, range_high: r.rangeHigh, range_unit: r.rangeUnit,
     range_basis: r.rangeBasis, population: r.population, evidence: r.evidence, reference_title: r.title, reference_year: r.year,
-    reference_kind: r.kind, reference_url: null,
+    reference_kind: r.kind, reference_url: null, authority: r.authority, dated: String(r.year), added_by: 'demo Record seed',
   }));
   rec.regulatory_records = regulatory.map((r, i) => ({
-    regulatory_id: i + 1, ingredient_id: r.ingredient, record_kind: r.kind, authority: r.authority, year: r.year, title: r.title,
-    what_it_is: r.whatItIs, is_caution: r.isCaution, reference_title: r.referenceTitle, reference_url: null,
+    regulatory_id: i + 1, entry_id: `reg_${stableId('regulatory', String(i + 1))}`, ingredient_id: r.ingredient, record_kind: r.kind, authority: r.authority, year: r.year, title: r.title,
+    what_it_is: r.whatItIs, is_caution: r.isCaution, reference_title: r.referenceTitle, reference_url: null, dated: String(r.year), added_by: 'demo Record seed',
   }));
 
   // ------------------------------------------------------------------ ledger editions

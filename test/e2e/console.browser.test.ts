@@ -91,7 +91,8 @@ beforeAll(async () => {
     }),
   );
   const imported = await stack.admin('capture', 'import', '--file', file);
-  const opened = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before.state_id, '--after', (imported.states_created as string[])[0]!, '--summary', 'Caffeine Anhydrous per serving changed to 337 mg.');
+  // No --summary: the candidate path derives it from the two states, as it does for the monitor's candidates.
+  const opened = await stack.admin('candidate', 'open', '--product', productId, '--dimension', 'formula', '--before', before.state_id, '--after', (imported.states_created as string[])[0]!);
   candidateId = Number(opened.candidate_id);
 
   browser = await launchBrowser();
@@ -138,6 +139,10 @@ describe('the review console in a browser', () => {
     await expect(page.locator('[data-diff=removed]').count()).resolves.toBeGreaterThan(0);
     await expect(page.locator('body').textContent()).resolves.toMatch(/Derived window/);
     await expect(page.locator('table').last().textContent()).resolves.toMatch(/captures\/console\//);
+    // The summary derived from the two states, in the alert email's words, prefilled for the reviewer to keep or reword.
+    const proposed = (await page.locator('[data-summary=proposed]').textContent())!;
+    expect(proposed).toMatch(/Caffeine Anhydrous: [\d.]+ mg → 337 mg/);
+    expect(await page.inputValue('form[action$="/approve"] input[name=summary]')).toBe(proposed);
     await shot('03-candidate');
   }, 60_000);
 
@@ -153,11 +158,23 @@ describe('the review console in a browser', () => {
     }
   }, 30_000);
 
-  it('approves with a note, releases the chosen Signal, and corrects it; each action recorded with the operator name', async () => {
+  it('refuses a reworded summary that breaks the text rules, keeping the candidate open', async () => {
+    await page.fill('form[action$="/approve"] input[name=summary]', 'Too short');
+    await page.fill('form[action$="/approve"] textarea[name=note]', 'Both labels read line by line.');
+    await page.click('form[action$="/approve"] button');
+    await expect(page.locator('.flash.err').textContent()).resolves.toMatch(/invalid_text/);
+    expect(new URL(page.url()).pathname).toBe(`/candidates/${candidateId}`);
+  }, 30_000);
+
+  it('approves with a note and the summary as the reviewer words it, releases the chosen Signal, and corrects it; each action recorded with the operator name', async () => {
+    await page.fill('form[action$="/approve"] input[name=summary]', 'Caffeine Anhydrous per serving changed to 337 mg.');
     await page.fill('form[action$="/approve"] textarea[name=note]', 'Both labels read line by line; the caffeine line changed.');
     await page.click('form[action$="/approve"] button');
     await page.waitForURL(`${consoleUrl}/release`);
     const flash = (await page.locator('.flash.ok').textContent())!;
+    expect(flash).toMatch(/with the summary as you worded it/);
+    // What will be released is what the reviewer approved.
+    await expect(page.locator('table').textContent()).resolves.toContain('Caffeine Anhydrous per serving changed to 337 mg.');
     const signalId = /Signal (sig_[0-9a-z]{12})/.exec(flash)![1]!;
     await expect(page.locator('table').textContent()).resolves.toContain(watcher.email);
     await page.check(`#pick-${signalId}`);
@@ -188,6 +205,7 @@ describe('the review console in a browser', () => {
     try {
       const { rows } = await c.query<{ action: string; operator_name: string; outcome: string }>('SELECT action, operator_name, outcome FROM console_actions ORDER BY action_id');
       expect(rows).toEqual([
+        { action: 'candidate approve', operator_name: 'Dana Reviewer', outcome: 'refused' },
         { action: 'candidate approve', operator_name: 'Dana Reviewer', outcome: 'done' },
         { action: 'signal release', operator_name: 'Dana Reviewer', outcome: 'done' },
         { action: 'signal correct', operator_name: 'Dana Reviewer', outcome: 'done' },

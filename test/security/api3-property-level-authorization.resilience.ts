@@ -26,6 +26,7 @@ const markers = {
   refused: `REFUSED-CANDIDATE-${marker}`,
   refusedNote: `REFUSAL-NOTE-${marker}`,
   unreleased: `UNRELEASED-SIGNAL-${marker}`,
+  curator: `CURATOR-${marker}`,
 };
 let unreleasedSignal: string;
 const answers: Array<{ capability: string; path: string; reply: Reply }> = [];
@@ -48,6 +49,11 @@ beforeAll(async () => {
   const [approved] = await openCandidates(stack, [products[3]!], 'unreleased', markers.unreleased);
   unreleasedSignal = (await approveCandidates(stack, [approved!], `${markers.review} (unreleased)`))[0]!;
   await send(stack.baseUrl, 'POST', '/api/v1/watch', { key: other.key, body: { product_id: products[0] } });
+  // A curated regulatory record, corrected: who added and corrected it stays on the operator side.
+  const added = await operator(stack, 'regulatory', 'add', '--ingredient', 'ing_caffeine', '--authority', 'U.S. Food and Drug Administration', '--kind', 'consumer_advisory',
+    '--date', '2024', '--title', 'Composed test advisory on caffeine powders', '--what', 'Public information the agency issued about caffeine sold as a bulk powder.',
+    '--url', 'https://www.fda.gov/food/composed-test-caffeine-advisory', '--by', markers.curator);
+  await operator(stack, 'regulatory', 'correct', String(added.entry_id), '--note', 'Dated to the month it was issued.', '--date', '2024-03', '--by', markers.curator);
 }, 240_000);
 
 afterAll(async () => {
@@ -64,7 +70,7 @@ async function ask(capability: string, method: string, path: string, body?: unkn
 const forbiddenKeys = [
   'capture_id', 'content_sha256', 'sha256', 'storage_path', 'preserved', 'preserved_path', 'review_note', 'reviewer', 'operator_note',
   'candidate_id', 'batch_id', 'released_by', 'source_id', 'secret', 'secret_sha256', 'password', 'account_id', 'org_id', 'key_id', 'email',
-  'smtp_message_id', 'is_demo', 'name_norm', 'txid',
+  'smtp_message_id', 'is_demo', 'name_norm', 'txid', 'added_by', 'recorded_by', 'research_id', 'regulatory_id',
 ];
 
 function keysOf(value: unknown, out = new Set<string>()): Set<string> {
@@ -152,6 +158,7 @@ describe('API3 property-level authorization', () => {
       ['email', await values('SELECT email AS v FROM accounts')],
       ['released by', await values('SELECT DISTINCT released_by AS v FROM release_batches')],
       ['unreleased Signal', [unreleasedSignal]],
+      ['curator of research and regulatory entries', await values(`SELECT DISTINCT added_by AS v FROM regulatory_records WHERE added_by <> 'demo Record seed' UNION SELECT DISTINCT recorded_by FROM context_corrections`)],
       ['curation markers', Object.values(markers)],
     ];
     const sourceUrls = await values('SELECT url AS v FROM sources');

@@ -15,9 +15,11 @@ export const candidate: Noun = {
   verbs: {
     open: {
       usage:
-        '--product P --dimension formula|serving|identity --before S1 --after S2 --summary TEXT [--window-start D --window-end D] [--exact-date D] [--by NAME]\n' +
+        '--product P --dimension formula|serving|identity --before S1 --after S2 [--summary TEXT] [--window-start D --window-end D] [--exact-date D] [--by NAME]\n' +
+        '    (without --summary the summary is derived from the two sides, in the alert email\'s words)\n' +
         '    price changes: --dimension price --before-price OBS1 --after-price OBS2 [--before S1 --after S2]',
       run: async ({ pool, flags, env }) => {
+        if (flags.flags.summary === true) throw new UsageError('--summary needs the summary text (or leave it out to derive it)');
         // opened_by: the operator's name (--by, else the shell's user), as `candidate list` shows it beside the monitor's.
         const out = await openCandidate(
           pool,
@@ -31,7 +33,7 @@ export const candidate: Noun = {
             window_start: optional(flags, 'window-start'),
             window_end: optional(flags, 'window-end'),
             exact_change_date: optional(flags, 'exact-date'),
-            summary: required(flags, 'summary'),
+            summary: optional(flags, 'summary'),
           },
           operatorName({ flags, env }),
         );
@@ -53,9 +55,15 @@ export const candidate: Noun = {
       },
     },
     approve: {
-      usage: '<candidate_id> --reviewer R --note N   (creates the Signal; it surfaces only after `signal release`)',
+      usage: '<candidate_id> --reviewer R --note N [--summary TEXT]   (creates the Signal with the candidate\'s summary, or TEXT as the curator words it; it surfaces only after `signal release`)',
       run: async ({ pool, flags }) => {
-        const out = await approveCandidate(pool, { candidate_id: candidateId(flags), reviewer: required(flags, 'reviewer'), note: required(flags, 'note') });
+        if (flags.flags.summary === true) throw new UsageError('--summary needs the summary text');
+        const out = await approveCandidate(pool, {
+          candidate_id: candidateId(flags),
+          reviewer: required(flags, 'reviewer'),
+          note: required(flags, 'note'),
+          summary: optional(flags, 'summary'),
+        });
         return { ...out, status: 'approved', released: false };
       },
     },

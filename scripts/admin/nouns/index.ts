@@ -15,6 +15,7 @@ import { operator } from './operator';
 import { product } from './product';
 import { source } from './source';
 import { monitor } from './monitor';
+import { research, regulatory } from './context';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -34,4 +35,6 @@ export const nouns: Noun[] = [
   product,
   source,
   monitor,
+  research,
+  regulatory,
 ];

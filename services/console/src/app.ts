@@ -22,6 +22,7 @@ import { html, page, type Safe } from './html';
 import { recordAction, type Operator } from './operators';
 import { consoleSessions, defaultSessionLifetimes, liveOperator, SESSION_COOKIE, type SessionLifetimes } from './sessions';
 import { defaultSignInLimits, mountSignIn, type SignInLimits } from './sign-in';
+import { contextPages } from './context-pages';
 
 export interface ConsoleOptions {
   pool: Pool;
@@ -166,11 +167,11 @@ ${queue.map((c) => html`<tr><td><a href="/candidates/${c.candidate_id}">#${c.can
     const reviewForms =
       c.status === 'open'
         ? html`<h2>Review</h2><div class="sides">
-<form method="post" action="/candidates/${c.candidate_id}/approve">${csrfField(req)}<label>Approval note<textarea name="note" rows="3" required></textarea></label><button type="submit" name="decision" value="approve">Approve</button></form>
+<form method="post" action="/candidates/${c.candidate_id}/approve">${csrfField(req)}<label>Public summary, as it will be released (feed, explain_signal, every alert); reword it if it could say better what changed<input type="text" name="summary" value="${c.summary}" maxlength="400"></label><label>Approval note<textarea name="note" rows="3" required></textarea></label><button type="submit" name="decision" value="approve">Approve</button></form>
 <form method="post" action="/candidates/${c.candidate_id}/refuse">${csrfField(req)}<label>Refusal note<textarea name="note" rows="3" required></textarea></label><button type="submit" name="decision" value="refuse">Refuse</button></form></div>`
         : html`<p>Status: <strong>${c.status}</strong> by ${c.reviewer ?? '?'}: ${c.review_note ?? ''} ${c.signal_id ? html`(Signal <a href="/signals/${c.signal_id}">${c.signal_id}</a>)` : ''}</p>`;
     send(req, res, `Candidate #${c.candidate_id}`, html`<p><strong>${c.product.brand} ${c.product.name}</strong> (${c.product.product_id}) · ${c.dimension} · opened ${c.opened_at.slice(0, 16).replace('T', ' ')} by ${c.opened_by ?? 'a person'}</p>
-<p>Summary: <strong>${c.summary}</strong></p>
+<p>Proposed summary: <strong data-summary="proposed">${c.summary}</strong>${c.signal_summary !== null && c.signal_summary !== c.summary ? html`<br>The Signal says: <strong data-summary="signal">${c.signal_summary}</strong>` : ''}</p>
 <p>Derived window: <strong>${c.derived_window ? `${c.derived_window.start} → ${c.derived_window.end}` : 'n/a'}</strong> (last reading of the old label → first reading of the new); candidate window ${c.window.start} → ${c.window.end}${c.window.exact_change_date ? `, exact date ${c.window.exact_change_date}` : ''}</p>
 <div class="sides"><div><h2>Before <small class="muted">${c.before.state_id ?? ''}</small></h2>${side('removed')}</div><div><h2>After <small class="muted">${c.after.state_id ?? ''}</small></h2>${side('added')}</div></div>
 <h2>Evidence</h2><table><thead><tr><th>Side</th><th>Read at</th><th>Source</th><th>Preserved copy</th><th>SHA-256</th></tr></thead><tbody>
@@ -183,8 +184,10 @@ ${c.evidence.map((e) => html`<tr><td>${e.state_id === c.before.state_id ? 'befor
   app.post(
     '/candidates/:id/approve',
     act('candidate approve', candidateTarget, async (req, op) => {
-      const out = await approveCandidate(o.pool, { candidate_id: Number(req.params.id), reviewer: op.name, note: field(req, 'note') });
-      return { text: `Candidate #${out.candidate_id} approved: Signal ${out.signal_id}, waiting for release.`, detail: { signal_id: out.signal_id }, to: '/release' };
+      // An emptied field keeps the candidate's summary; what is sent obeys the correction text rules (text.ts).
+      const summary = field(req, 'summary');
+      const out = await approveCandidate(o.pool, { candidate_id: Number(req.params.id), reviewer: op.name, note: field(req, 'note'), summary: summary.trim() === '' ? undefined : summary });
+      return { text: `Candidate #${out.candidate_id} approved: Signal ${out.signal_id}, waiting for release${out.reworded ? ', with the summary as you worded it' : ''}.`, detail: { signal_id: out.signal_id, reworded: out.reworded }, to: '/release' };
     }, backToCandidate),
   );
   app.post(
@@ -198,7 +201,7 @@ ${c.evidence.map((e) => html`<tr><td>${e.state_id === c.before.state_id ? 'befor
   app.get('/release', async (req, res) => {
     const waiting = await listUnreleasedSignals(o.pool);
     send(req, res, 'Release', html`<p class="muted">Approved Signals waiting for release. A release is today's batch (UTC); a date receives one batch, so what you leave unticked waits for the next day.</p>
-<form method="post" action="/release">${csrfField(req)}<table><thead><tr><th></th><th>Signal</th><th>Product</th><th>Summary (as every alert will say it)</th><th>Window</th><th>Approved by</th><th>Will email</th></tr></thead><tbody>
+<form method="post" action="/release">${csrfField(req)}<table><thead><tr><th></th><th>Signal</th><th>Product</th><th>Summary (as released: the feed, explain_signal and the alert email's "What changed")</th><th>Window</th><th>Approved by</th><th>Will email</th></tr></thead><tbody>
 ${waiting.map((s) => html`<tr><td><input type="checkbox" name="signal" value="${s.signal_id}" id="pick-${s.signal_id}"></td><td><label for="pick-${s.signal_id}">${s.signal_id}</label></td><td>${s.product_name}</td><td>${s.summary}</td><td>${s.window_start} → ${s.window_end}</td><td>${s.reviewer ?? ''}</td>
 <td>${s.recipients.length ? html`<ul>${s.recipients.map((r) => html`<li>${r.email} <small class="muted">${r.account_id}</small></li>`)}</ul>` : html`<span class="muted">nobody watches this product</span>`}</td></tr>`)}
 </tbody></table><button type="submit">Release the ticked Signals today</button></form>`);
@@ -287,6 +290,8 @@ ${sources.map((s) => html`<tr><td>${String(s.source_id)}</td><td>${String(s.prod
 <td>${s.last_checked_at ? new Date(s.last_checked_at as string).toISOString().slice(0, 16) : ''}</td><td>${s.next_check_due ? String(s.next_check_due) : ''}</td><td>${s.consecutive_unreadable === null || s.consecutive_unreadable === undefined ? '' : String(s.consecutive_unreadable)}</td></tr>`)}
 </tbody></table>`);
   });
+
+  app.use(contextPages({ pool: o.pool, send, csrfField, field, act }));
 
   app.use((req, res) => {
     res.status(404).type('html').send(page('Not found', html`<p>Nothing here.</p>`, { operator: req.session?.operator?.name ?? null }));

@@ -38,12 +38,13 @@ th{background:#eef1f5}.flash{padding:.6rem;margin-bottom:1rem;border-radius:4px}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.sides pre{background:#fff;border:1px solid #d8dce3;padding:.5rem;margin:0;white-space:pre-wrap}
 .removed{background:#fbd3d3;text-decoration:line-through}.added{background:#cdf2d6;font-weight:600}
 form.inline{display:inline}textarea,input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.4rem}
-button{padding:.35rem .8rem;margin-top:.3rem}.muted{color:#667}.state-unreadable,.state-overdue{color:#a00;font-weight:600}
+button{padding:.35rem .8rem;margin-top:.3rem}select{padding:.3rem}section.entry label,form.add label{display:block;margin:.3rem 0}label.check input{width:auto}
+section.entry{background:#fff;border:1px solid #d8dce3;padding:.6rem;margin:.6rem 0}section.entry[data-state=retired]{opacity:.75}.retired{background:#fde7e7;padding:.4rem}details{margin:.6rem 0}.muted{color:#667}.state-unreadable,.state-overdue{color:#a00;font-weight:600}
 `;
 
 export function page(title: string, body: Safe, opts: { operator?: string | null; flash?: { kind: 'ok' | 'err'; text: string } | null; csrf?: string } = {}): string {
   const nav = opts.operator
-    ? html`<a href="/">Queue</a><a href="/release">Release</a><a href="/signals">Signals</a><a href="/editions">Editions</a><a href="/sources">Sources</a>
+    ? html`<a href="/">Queue</a><a href="/release">Release</a><a href="/signals">Signals</a><a href="/editions">Editions</a><a href="/sources">Sources</a><a href="/context">Research &amp; regulatory</a>
 <span class="who">Signed in as ${opts.operator}</span><form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${opts.csrf ?? ''}"><button>Sign out</button></form>`
     : html``;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Evidence Record console</title>

@@ -140,9 +140,25 @@ const FromProductLabel = open({ product_id: z.string(), state_id: z.string().nul
   .nullable()
   .describe('when asked by product_id: the label state whose declared ingredients were read');
 
+/** Entries a curator retired (decision 1601): kept in the Record, named here instead of served as current. */
+const RetiredEntries = z
+  .array(
+    open({
+      entry_id: z.string(),
+      ingredient_id: z.string(),
+      title: z.string(),
+      authority: z.string().nullable(),
+      date: z.string().nullable(),
+      retired_on: date,
+      note: z.string().describe('the public reason it was retired'),
+    }),
+  )
+  .describe('entries the Record held for these ingredients and retired, with the date and the reason; not served as current context');
+
 export const ResearchCoverage = open({
   ingredients: z.array(open({ ingredient_id: z.string(), name: z.string(), research_entries: count })),
   from_product_label: FromProductLabel,
+  retired: RetiredEntries.optional(),
 })
   .describe('get_research_context: the ingredients answered')
   .meta({ id: 'ResearchCoverage' });
@@ -150,6 +166,7 @@ export const ResearchCoverage = open({
 export const RegulatoryCoverage = open({
   ingredients: z.array(open({ ingredient_id: z.string(), name: z.string(), regulatory_records: count, documented_cautions: count })),
   from_product_label: FromProductLabel,
+  retired: RetiredEntries.optional(),
 })
   .describe('get_regulatory_context: the ingredients answered')
   .meta({ id: 'RegulatoryCoverage' });

@@ -36,6 +36,23 @@ export const editionStatuses = ['open', 'closed'] as const;
 /** Price basis of an observed price. Only `list` is ever called a list price. */
 export const priceBases = ['list', 'promotional', 'subscription', 'unspecified'] as const;
 
+/**
+ * Source kinds in answers (decision 1008): the contract's vocabulary
+ * (SourceReference.kind, source health, coverage by kind), whatever the Record
+ * stores a source as. A DSLD label is the manufacturer's declared label; an
+ * offer page is a retailer's.
+ */
+export const answerSourceKinds = ['manufacturer', 'retailer', 'regulator', 'publication'] as const;
+export type AnswerSourceKind = (typeof answerSourceKinds)[number];
+const sourceKindsInAnswers: Record<string, AnswerSourceKind> = { manufacturer: 'manufacturer', dsld_label: 'manufacturer', retailer: 'retailer', offer_page: 'retailer' };
+
+/** A stored source kind as every answer names it; the database admits no other kind (sources_kind_check). */
+export function answerSourceKind(stored: string): AnswerSourceKind {
+  const kind = sourceKindsInAnswers[stored];
+  if (!kind) throw new Error(`source kind ${stored} has no name in answers (decision 1008)`);
+  return kind;
+}
+
 /** Watch receipt period: a calendar month (of a year Postgres can hold: not 0000). */
 export const periodPattern = /^(?!0000)\d{4}-(0[1-9]|1[0-2])$/;
 

@@ -9,6 +9,8 @@ export interface DeclaredLine {
   amount: number | null;
   unit: string | null;
   blend: string | null;
+  /** How the amount is stated ("=", "<", ">"); absent where the reader does not select it. */
+  operator?: string | null;
 }
 
 /** The identity of a declaration across states: the canonical ingredient, else the name as printed (case and spacing ignored). */
@@ -17,7 +19,13 @@ export function ingredientKey(d: DeclaredLine): string {
 }
 
 function sameDeclaration(a: DeclaredLine, b: DeclaredLine): boolean {
-  return a.amount === b.amount && (a.unit ?? null) === (b.unit ?? null) && (a.blend ?? null) === (b.blend ?? null) && a.declared_name === b.declared_name;
+  return (
+    a.amount === b.amount &&
+    (a.unit ?? null) === (b.unit ?? null) &&
+    (a.blend ?? null) === (b.blend ?? null) &&
+    a.declared_name === b.declared_name &&
+    (a.operator ?? '=') === (b.operator ?? '=')
+  );
 }
 
 /**

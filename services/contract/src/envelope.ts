@@ -123,8 +123,20 @@ export const Reference = z.strictObject({
   title: z.string(),
   year: z.number().int().nullable(),
   kind: z.string(),
-  url: z.string().nullable(),
+  url: z.string().nullable().describe('an https address on the allow-list of authorities\' and publishers\' domains (decision 1601); null for entries recorded before references were required'),
+  date: z.string().nullable().optional().describe('the date cited, as precise as the source gives it: YYYY, YYYY-MM or YYYY-MM-DD'),
 }).meta({ id: 'Reference' });
+
+const correctedValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** A correction of a research or regulatory entry: like a Signal's, it keeps what it replaced beside what it put in place. */
+export const ContextCorrection = z.strictObject({
+  recorded_on: date,
+  note: z.string().describe('the public note saying why'),
+  changes: z
+    .array(z.strictObject({ field: z.string(), before: correctedValue, after: correctedValue }))
+    .describe('each field corrected (authority, kind, record_kind, date, title, evidence, what_it_is, url, reference_title, documented_caution, range_low, range_high, range_unit, range_basis, population), with the value it had and the one it has now'),
+}).meta({ id: 'ContextCorrection' });
 
 export const ResearchContext = z.strictObject({
   ingredient_id: z.string(),
@@ -136,6 +148,10 @@ export const ResearchContext = z.strictObject({
   evidence: z.string(),
   references: z.array(Reference),
   note: z.string(),
+  entry_id: z.string().optional().describe('permanent id of this research entry (rsc_…)'),
+  authority: z.string().nullable().optional().describe('who published what is cited, where that is an organisation'),
+  date: z.string().nullable().optional().describe('the date cited: YYYY, YYYY-MM or YYYY-MM-DD'),
+  corrections: z.array(ContextCorrection).optional().describe('corrections of this entry, oldest first; empty when it reads as first recorded'),
 }).meta({ id: 'ResearchContext' });
 
 export const RegulatoryRecord = z.strictObject({
@@ -147,6 +163,11 @@ export const RegulatoryRecord = z.strictObject({
   title: z.string(),
   what_it_is: z.string().describe('what the filing is, never worded as an approval, a product warning or a finding of harm'),
   reference: Reference.nullable(),
+  entry_id: z.string().optional().describe('permanent id of this regulatory entry (reg_…)'),
+  date: z.string().nullable().optional().describe('the date of the filing: YYYY, YYYY-MM or YYYY-MM-DD'),
+  documented_caution: z.boolean().optional().describe('true: the authority\'s own published caution (listed in documented_cautions)'),
+  note: z.string().optional().describe('what this record is and is not: never an approval, a warning about a product or a finding of harm; a caution is the authority\'s own'),
+  corrections: z.array(ContextCorrection).optional().describe('corrections of this entry, oldest first; empty when it reads as first recorded'),
 }).meta({ id: 'RegulatoryRecord' });
 
 export const SourceReference = z.strictObject({

@@ -17,3 +17,5 @@ export * from './request-checks';
 export * from './record-rows';
 export * from './unsubscribe';
 export * from './declarations';
+export * from './change-wording';
+export * from './filings';

@@ -135,13 +135,14 @@ export const answerExamples: Record<CapabilityName, Record<string, unknown>> = {
     },
   },
   get_research_context: {
-    coverage: { ingredients: [{ ingredient_id: 'ing_caffeine', name: 'Caffeine', research_entries: 1 }], from_product_label: null },
+    coverage: { ingredients: [{ ingredient_id: 'ing_caffeine', name: 'Caffeine', research_entries: 1 }], from_product_label: null, retired: [] },
   },
   get_regulatory_context: {
     product,
     coverage: {
       ingredients: [{ ingredient_id: 'ing_caffeine', name: 'Caffeine', regulatory_records: 1, documented_cautions: 1 }],
       from_product_label: { product_id: product.product_id, state_id: state.state_id },
+      retired: [],
     },
   },
   get_category_snapshot: {

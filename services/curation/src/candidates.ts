@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ProductId, randomId, signalDimensions } from '@evidence-record/contract';
+import { ProductId, SUMMARY_MAX, changeLines, changeSummary, randomId, signalDimensions, type ChangeSides } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
-import { formulaDiffers, labelOf, servingDiffers } from './labels';
-import { operatorText, publicText } from './text';
+import { formulaDiffers, labelOf, labelSide, servingDiffers } from './labels';
+import { MIN_PUBLIC_TEXT, operatorText, publicText } from './text';
 
 /**
  * Candidates are proposed changes between two comparable states of one
@@ -22,7 +22,8 @@ export const OpenCandidateInput = z
     window_start: isoDate.optional(),
     window_end: isoDate.optional(),
     exact_change_date: isoDate.optional(),
-    summary: z.string(),
+    /** Absent: derived from the two sides (changeLines), the wording the alert email uses. */
+    summary: z.string().optional(),
   })
   .refine((c) => c.dimension === 'price' || (c.before_state_id && c.after_state_id), {
     message: 'a label change names --before and --after history states',
@@ -109,6 +110,14 @@ async function listPricesBetween(client: PoolClient, before: PriceInfo, after: P
   return rows.map((r) => Number(r.observation_id));
 }
 
+/** What a derived summary says when no phrase applies (the sides differ only in what the wording does not show). */
+const fallbackSummary: Record<(typeof signalDimensions)[number], string> = {
+  formula: 'The declared formula differs from the previous label state',
+  serving: 'The declared serving configuration differs from the previous label state',
+  identity: 'The product identity the label states differs from the previous label state',
+  price: 'The list price differs from the previous list price',
+};
+
 /**
  * Opens a candidate. `openedBy` is the operator's name, or 'monitor' when the
  * source monitor proposes the change.
@@ -128,7 +137,8 @@ export async function openCandidate(
 export async function openCandidateIn(client: PoolClient, input: OpenCandidateInput, openedBy: string): Promise<number> {
   const parsed = OpenCandidateInput.safeParse(input);
   if (!parsed.success) throw new CurationRefused(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '), 'invalid_input');
-  const c = { ...parsed.data, summary: publicText('the summary', parsed.data.summary, 400) };
+  const c = parsed.data;
+  const given = c.summary === undefined ? null : publicText('the summary', c.summary, SUMMARY_MAX);
   if (openedBy.trim().length === 0) throw new CurationRefused('a candidate names who opened it', 'invalid_input');
   {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [c.product_id]);
@@ -149,6 +159,7 @@ export async function openCandidateIn(client: PoolClient, input: OpenCandidateIn
       }
     }
     let window: { start: string; end: string };
+    let sides: ChangeSides;
     if (c.dimension === 'price') {
       const bp = await listPrice(client, c.before_price_id!, c.product_id, 'before');
       const ap = await listPrice(client, c.after_price_id!, c.product_id, 'after');
@@ -162,13 +173,19 @@ export async function openCandidateIn(client: PoolClient, input: OpenCandidateIn
         throw new CurationRefused('the two list prices are the same: there is no price change', 'no_change');
       }
       window = { start: bp.observed_at, end: ap.observed_at };
+      const side = (p: PriceInfo) => ({ price_cents: p.price_cents, retailer: p.retailer, servings_per_container: p.servings_per_container });
+      sides = { dimension: 'price', before: null, after: null, prices: { before: side(bp), after: side(ap) } };
     } else {
       const a = await labelOf(client, before!.state_id);
       const b = await labelOf(client, after!.state_id);
       if (c.dimension === 'formula' && !formulaDiffers(a, b)) throw new CurationRefused('the two states declare the same formula', 'no_change');
       if (c.dimension === 'serving' && !servingDiffers(a, b)) throw new CurationRefused('the two states declare the same serving configuration', 'no_change');
       window = { start: before!.observed_to, end: after!.observed_from };
+      sides = { dimension: c.dimension, before: labelSide(a), after: labelSide(b) };
     }
+    // One wording for a change (decision 1600): what the candidate proposes is what its alert email's lines say.
+    const derived = changeSummary(changeLines(sides), fallbackSummary[c.dimension]);
+    const summary = given ?? (derived.length >= MIN_PUBLIC_TEXT ? derived : fallbackSummary[c.dimension]);
     const start = c.window_start ?? window.start;
     const end = c.window_end ?? window.end;
     if (start > end) throw new CurationRefused(`window start ${start} is after window end ${end}`, 'window_outside');
@@ -195,7 +212,7 @@ export async function openCandidateIn(client: PoolClient, input: OpenCandidateIn
       `INSERT INTO candidates (product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
                                window_start, window_end, exact_change_date, summary, opened_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING candidate_id`,
-      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null, start, end, c.exact_change_date ?? null, c.summary, openedBy.trim()],
+      [c.product_id, c.dimension, c.before_state_id ?? null, c.after_state_id ?? null, c.before_price_id ?? null, c.after_price_id ?? null, start, end, c.exact_change_date ?? null, summary, openedBy.trim()],
     );
     return rows[0]!.candidate_id;
   }
@@ -213,33 +230,47 @@ function checkReview(input: ReviewInput): void {
   operatorText('the review note', input.note);
 }
 
-async function claimOpen(client: PoolClient, candidateId: number): Promise<void> {
-  const { rows } = await client.query<{ status: string }>('SELECT status FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
+/** Locks an open candidate for review; returns the summary it proposes. */
+async function claimOpen(client: PoolClient, candidateId: number): Promise<string> {
+  const { rows } = await client.query<{ status: string; summary: string }>('SELECT status, summary FROM candidates WHERE candidate_id = $1 FOR UPDATE', [candidateId]);
   if (!rows[0]) throw new NotFound(`candidate ${candidateId} does not exist`);
   if (rows[0].status !== 'open') throw new CurationRefused(`candidate ${candidateId} is already ${rows[0].status}`, 'already_reviewed');
+  return rows[0].summary;
+}
+
+export interface ApproveInput extends ReviewInput {
+  /** The curator's wording of the public summary; absent: the candidate's own. What is released is what was approved. */
+  summary?: string;
 }
 
 /** Approves a candidate and creates its Signal, which stays unpublished until the next release. */
-export async function approveCandidate(pool: Pool, input: ReviewInput): Promise<{ candidate_id: number; signal_id: string; record_version: string | null }> {
+export async function approveCandidate(
+  pool: Pool,
+  input: ApproveInput,
+): Promise<{ candidate_id: number; signal_id: string; summary: string; reworded: boolean; record_version: string | null }> {
   checkReview(input);
   const { result, record_version } = await withRecordChange(pool, `candidate ${input.candidate_id} approved`, async (client) => {
-    await claimOpen(client, input.candidate_id);
+    const proposed = await claimOpen(client, input.candidate_id);
+    // A reworded summary obeys the same rules as a correction's (text.ts): one trimmed line of 10 to 400 characters.
+    // The proposed one sent back unchanged (the console prefills it) is not a rewording.
+    const reworded = input.summary === undefined || input.summary.trim() === proposed ? null : publicText('the approved summary', input.summary, SUMMARY_MAX);
     await client.query(
       `UPDATE candidates SET status = 'approved', reviewer = $2, review_note = $3, reviewed_at = now() WHERE candidate_id = $1`,
       [input.candidate_id, input.reviewer.trim(), input.note.trim()],
     );
     const signalId = `sig_${randomId()}`;
+    // The candidate keeps the summary it was opened with; the Signal carries the one the curator approved.
     await client.query(
       `INSERT INTO signals (signal_id, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
                             window_start, window_end, exact_change_date, summary)
        SELECT $2, candidate_id, product_id, dimension, before_state_id, after_state_id, before_price_id, after_price_id,
-              window_start, window_end, exact_change_date, summary
+              window_start, window_end, exact_change_date, $3
          FROM candidates WHERE candidate_id = $1`,
-      [input.candidate_id, signalId],
+      [input.candidate_id, signalId, reworded ?? proposed],
     );
-    return signalId;
+    return { signalId, summary: reworded ?? proposed, reworded: reworded !== null };
   });
-  return { candidate_id: input.candidate_id, signal_id: result, record_version };
+  return { candidate_id: input.candidate_id, signal_id: result.signalId, summary: result.summary, reworded: result.reworded, record_version };
 }
 
 export async function refuseCandidate(pool: Pool, input: ReviewInput): Promise<{ candidate_id: number; record_version: string | null }> {

@@ -90,7 +90,8 @@ export async function writeCapture(client: PoolClient, capture: CaptureInput, pl
     if (created && capture.label.classification === 'comparable') await refreshDepth(client, capture.product_id, { onlyFromRegistered: true });
   }
   const prices: PlacedCapture['prices'] = [];
-  if (capture.prices.length > 0) {
+  const fresh = await newPrices(client, capture, sourceId);
+  if (fresh.length > 0) {
     const inserted = await client.query<{ observation_id: number }>({
       name: 'curation-insert-prices',
       text: `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
@@ -103,17 +104,44 @@ export async function writeCapture(client: PoolClient, capture: CaptureInput, pl
         sourceId,
         dateOf(capture),
         stateId,
-        capture.prices.map((p) => p.retailer),
-        capture.prices.map((p) => p.price_cents),
-        capture.prices.map((p) => p.basis),
-        capture.prices.map((p) => p.servings_per_container),
+        fresh.map((p) => p.retailer),
+        fresh.map((p) => p.price_cents),
+        fresh.map((p) => p.basis),
+        fresh.map((p) => p.servings_per_container),
       ],
     });
     // Ids are drawn in insertion order, which is the capture's order (ORDER BY p.n).
     const ids = inserted.rows.map((r) => Number(r.observation_id)).sort((x, y) => x - y);
-    capture.prices.forEach((price, i) => prices.push({ observation_id: ids[i]!, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents }));
+    fresh.forEach((price, i) => prices.push({ observation_id: ids[i]!, retailer: price.retailer, basis: price.basis, price_cents: price.price_cents }));
   }
   return { capture_id: captureId, source_id: sourceId, state_id: stateId, state_created: created, previous_state_id: previous, prices };
+}
+
+/**
+ * The prices of a capture that say something new: a price this source already
+ * gave for the same day, retailer and basis (a re-reading of an unchanged
+ * offer page the same day) is the same observation, not a second one
+ * (decision 1008). The check that read it is still recorded. A later day's
+ * reading at the same price is new: it dates the price on that day.
+ */
+async function newPrices(client: PoolClient, capture: CaptureInput, sourceId: number): Promise<CaptureInput['prices']> {
+  if (capture.prices.length === 0) return [];
+  const { rows } = await client.query<{ retailer: string; price_cents: number; price_basis: string; servings_per_container: number | null }>({
+    name: 'curation-prices-already-observed',
+    text: `SELECT retailer, price_cents, price_basis, servings_per_container FROM price_observations
+            WHERE product_id = $1 AND source_id = $2 AND observed_at = $3::date`,
+    values: [capture.product_id, sourceId, dateOf(capture)],
+  });
+  const key = (retailer: string, cents: number, basis: string, servings: number | null) => JSON.stringify([retailer, cents, basis, servings === null ? null : Number(servings)]);
+  const seen = new Set(rows.map((r) => key(r.retailer, r.price_cents, r.price_basis, r.servings_per_container)));
+  const out: CaptureInput['prices'] = [];
+  for (const p of capture.prices) {
+    const k = key(p.retailer, p.price_cents, p.basis, p.servings_per_container);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(p);
+  }
+  return out;
 }
 
 /** The capture row itself: what was read, when, from which source, and where its bytes are. */

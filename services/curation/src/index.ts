@@ -9,8 +9,8 @@ export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dat
 export { rederiveStateIn } from './rederivation';
 export { placeLabelVersion, type LabelVersionPlacement } from './label-versions';
 export { refreshDepth } from './depth';
-export { labelOf, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
-export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type OpenCandidateInput } from './candidates';
+export { labelOf, labelSide, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
+export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
 export { CurationRefused, NotFound } from './errors';
@@ -35,3 +35,20 @@ export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResul
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
+export {
+  addContext,
+  correctContext,
+  retireContext,
+  listContext,
+  contextIndex,
+  contextKindOf,
+  contextDate,
+  type AddContextInput,
+  type ContextCorrection,
+  type ContextEntry,
+  type ContextFields,
+  type ContextKind,
+  type CorrectContextInput,
+  type RetireContextInput,
+} from './context';
+export { referenceDomains, referenceDomainOf, referenceUrl, type ReferenceDomain } from './references';

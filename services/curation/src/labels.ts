@@ -1,3 +1,4 @@
+import type { LabelSide } from '@evidence-record/contract';
 import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
@@ -113,4 +114,9 @@ export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {
 
 export function sameLabel(a: LabelContent, b: LabelContent): boolean {
   return a.classification === b.classification && a.off_market === b.off_market && !servingDiffers(a, b) && !formulaDiffers(a, b);
+}
+
+/** A label state as the change wording reads it (contract changeLines). */
+export function labelSide(label: LabelContent): LabelSide {
+  return { lines: label.ingredients, blends: label.blends, serving: label.serving, off_market: label.off_market };
 }

@@ -88,6 +88,8 @@ export interface CandidateDetail {
   reviewer: string | null;
   review_note: string | null;
   signal_id: string | null;
+  /** The summary the approved Signal carries: the candidate's, or as the reviewer reworded it. */
+  signal_summary: string | null;
   /** The window the Record derives: from the last reading of the old side to the first reading of the new. */
   derived_window: { start: string; end: string } | null;
   window: { start: string; end: string; exact_change_date: string | null };
@@ -130,7 +132,7 @@ function priceLines(p: Record<string, unknown> | null): string[] {
 export async function showCandidate(pool: Pool, candidateId: number): Promise<CandidateDetail> {
   const { rows } = await pool.query(
     `SELECT c.*, c.window_start::text AS ws, c.window_end::text AS we, c.exact_change_date::text AS ecd, c.opened_at,
-            p.name AS product_name, b.name AS brand_name, s.signal_id,
+            p.name AS product_name, b.name AS brand_name, s.signal_id, s.summary AS signal_summary,
             hb.observed_to::text AS before_last, ha.observed_from::text AS after_first
        FROM candidates c JOIN products p ON p.product_id = c.product_id JOIN brands b ON b.brand_id = p.brand_id
        LEFT JOIN signals s ON s.candidate_id = c.candidate_id
@@ -172,6 +174,7 @@ export async function showCandidate(pool: Pool, candidateId: number): Promise<Ca
     reviewer: c.reviewer,
     review_note: c.review_note,
     signal_id: c.signal_id ?? null,
+    signal_summary: c.signal_summary ?? null,
     derived_window: derived,
     window: { start: c.ws, end: c.we, exact_change_date: c.ecd },
     before: { state_id: c.before_state_id, price: bp, lines: beforeLines },

@@ -131,6 +131,21 @@ describe('candidates compare neighbours, and the window lies between them', () =
     await refused(() => openCandidate(pool, { ...base, summary: 'Caffeine 250 mg\n→ 300 mg.' }), 'invalid_text', /control character/);
     await refused(() => openCandidate(pool, { ...base, summary: 'Caffeine 250 mg\u0007 → 300 mg.' }), 'invalid_text');
   });
+
+  it('derives the summary when none is given, and approves it as proposed or as the reviewer rewords it under the same text rules', async () => {
+    const base = { product_id: p().product_id, dimension: 'formula' as const, before_state_id: s[1], after_state_id: s[2] };
+    const opened = await openCandidate(pool, base);
+    expect((await showCandidate(pool, opened.candidate_id)).summary).toBe('Caffeine Anhydrous: 250 mg → 300 mg');
+    const review = { candidate_id: opened.candidate_id, reviewer: 'Dana', note: 'Both labels read.' };
+    await refused(() => approveCandidate(pool, { ...review, summary: 'too short' }), 'invalid_text');
+    await refused(() => approveCandidate(pool, { ...review, summary: 'Caffeine rose\nto 300 mg a serving.' }), 'invalid_text');
+    await refused(() => approveCandidate(pool, { ...review, summary: 'x'.repeat(401) }), 'invalid_text');
+    expect((await showCandidate(pool, opened.candidate_id)).status).toBe('open');
+    // The proposed summary sent back unchanged (as the console's prefilled field does) is not a rewording.
+    const approved = await approveCandidate(pool, { ...review, summary: ' Caffeine Anhydrous: 250 mg → 300 mg ' });
+    expect(approved).toMatchObject({ summary: 'Caffeine Anhydrous: 250 mg → 300 mg', reworded: false });
+    expect((await showCandidate(pool, opened.candidate_id)).signal_summary).toBe('Caffeine Anhydrous: 250 mg → 300 mg');
+  });
 });
 
 describe('price candidates compare one retailer\'s neighbouring list prices', () => {

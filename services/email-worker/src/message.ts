@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { DISCLAIMER, ONE_CLICK_BODY, signalUrl, type ChangeHeading, type DeclarationChange, type DeclaredLine } from '@evidence-record/contract';
+import { DISCLAIMER, ONE_CLICK_BODY, changeLines, signalUrl, type ChangeHeading, type ChangeSides } from '@evidence-record/contract';
 
 export { signalUrl };
 
@@ -14,19 +14,12 @@ export interface AlertContent extends ChangeHeading {
   signal_id: string;
 }
 
-export interface PriceSide {
-  price_cents: number;
-  retailer: string;
-  observed_at: string;
-}
-
-/** Both sides of the change as the Record holds them (queries/alerts.ts loadSignalChange). */
-export interface SignalChange {
-  /** Declared ingredient lines that differ, paired by ingredient (contract pairedChanges). */
-  declarations: DeclarationChange[];
-  /** List prices of a price Signal; null for other dimensions. */
-  prices: { before: PriceSide | null; after: PriceSide | null } | null;
-}
+/**
+ * Both sides of the change as the Record holds them (queries/alerts.ts
+ * loadSignalChange), worded by the contract's changeLines: the same phrases a
+ * candidate's derived summary is made of (decision 1600).
+ */
+export type SignalChange = ChangeSides;
 
 export interface AlertEmail {
   subject: string;
@@ -41,28 +34,6 @@ export interface AlertEmail {
 export function messageIdFor(alertId: string, mailFrom: string): string {
   const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'evidence-record.local';
   return `<${alertId}@${domain}>`;
-}
-
-/** How one declaration reads: amount and unit, or that the label names it without one (never zero). */
-function declared(d: DeclaredLine | null): string {
-  if (d === null) return 'not declared';
-  const amount = d.amount === null ? 'no amount declared' : `${d.amount} ${d.unit ?? ''}`.trim();
-  return d.blend ? `${amount} (in ${d.blend})` : amount;
-}
-
-function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
-/** The "before → after" lines of the change, each short enough to stand on a line of its own. */
-export function changeLines(change: SignalChange): string[] {
-  const lines: string[] = [];
-  if (change.prices) {
-    const { before, after } = change.prices;
-    lines.push(`List price: ${before ? dollars(before.price_cents) : 'not observed'} → ${after ? dollars(after.price_cents) : 'not observed'}`);
-  }
-  for (const c of change.declarations) lines.push(`${c.name}: ${declared(c.before)} → ${declared(c.after)}`);
-  return lines;
 }
 
 const MAX_SUBJECT_CHANGE = 70;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DISCLAIMER, pairedChanges } from '@evidence-record/contract';
+import { DISCLAIMER, type ChangeSides, type LabelSide } from '@evidence-record/contract';
 import { backoffMs } from '../src/backoff';
 import { EmailWorkerConfigSchema } from '../src/config';
 import { deliveryStep } from '../src/delivery-step';
@@ -23,11 +23,11 @@ const alert = {
   signal_id: 'sig_abcdefghijkl',
 };
 const line = (declared_name: string, amount: number | null, unit: string | null, ingredient_id: string | null = null, blend: string | null = null) => ({ declared_name, amount, unit, ingredient_id, blend });
-const change = {
-  declarations: pairedChanges(
-    [line('Beta-Alanine', 3.2, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('Taurine', 1, 'g', 'ing_taurine')],
-    [line('Beta-Alanine', 1.6, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('L-Citrulline', null, null, 'ing_citrulline', 'Pump Blend')],
-  ),
+const label = (lines: LabelSide['lines']): LabelSide => ({ lines, blends: [], serving: null, off_market: false });
+const change: ChangeSides = {
+  dimension: 'formula',
+  before: label([line('Beta-Alanine', 3.2, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('Taurine', 1, 'g', 'ing_taurine')]),
+  after: label([line('Beta-Alanine', 1.6, 'g', 'ing_beta_alanine'), line('Caffeine', 200, 'mg', 'ing_caffeine'), line('L-Citrulline', null, null, 'ing_citrulline', 'Pump Blend')]),
   prices: null,
 };
 const unsubscribe = 'https://api.example.test/unsubscribe?token=u1.acc_0123456789ab.prd_abcdefghijkl.1790000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -40,7 +40,7 @@ describe('the alert email', () => {
   it('says what changed before → after, when (a window, not a date), the release, corrections, what to cite and where it went', () => {
     expect(email.text.replace(/\n/g, ' ')).toContain('for Alert & Co Volt <Pre> (prd_abcdefghijkl)');
     expect(email.text).toContain('What changed: Beta-alanine went from 3.2 g to 1.6 g.');
-    expect(email.text).toContain('Before → after:\n  Beta-Alanine: 3.2 g → 1.6 g\n  L-Citrulline: not declared → no amount declared (in Pump Blend)\n  Taurine: 1 g → not declared');
+    expect(email.text).toContain('Before → after:\n  Beta-Alanine: 3.2 g → 1.6 g\n  L-Citrulline added (no amount declared, in Pump Blend)\n  Taurine no longer declared (was 1 g)');
     expect(email.text).not.toContain('Caffeine');
     expect(email.text).toContain('2025-11-02 to 2025-12-14');
     expect(email.text).toContain('not an exact change date');
@@ -78,9 +78,9 @@ describe('the alert email', () => {
     expect(exact.text).not.toContain('not an exact change date');
   });
   it('shows a price change as list prices and falls back to the summary in the subject', () => {
-    const price = renderAlertEmail({ ...alert, dimension: 'price' }, { declarations: [], prices: { before: { price_cents: 3999, retailer: 'r', observed_at: '2025-11-01' }, after: null } }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
-    expect(price.text).toContain('List price: $39.99 → not observed');
-    const none = renderAlertEmail(alert, { declarations: [], prices: null }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    const price = renderAlertEmail({ ...alert, dimension: 'price' }, { dimension: 'price', before: null, after: null, prices: { before: { price_cents: 3999, retailer: 'Shelfwise' }, after: null } }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
+    expect(price.text).toContain('List price at Shelfwise: $39.99 → not observed');
+    const none = renderAlertEmail(alert, { dimension: 'formula', before: null, after: null, prices: null }, { publicBaseUrl: 'https://x.test', mailFrom: 'a@b.test', unsubscribeUrl: null });
     expect(none.subject).toContain('— Beta-alanine went from 3.2 g to 1.6 g.');
     expect(none.text).not.toContain('Before → after');
   });

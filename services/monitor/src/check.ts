@@ -417,7 +417,7 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
   if (parsed.kind === 'dsld_label') {
     if (placed.state_created) {
       out.states_created++;
-      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, parsed.reading, now);
+      if (placed.previous_state_id) out.candidates_opened += await openLabelCandidates(client, src.product_id, placed.previous_state_id, placed.state_id!, parsed.reading);
     }
     return placed.capture_id;
   }
@@ -432,7 +432,7 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
         dimension: 'price',
         before_price_id: prev.observation_id,
         after_price_id: list.observation_id,
-        summary: `List price ${dollars(prev.price_cents)} → ${dollars(list.price_cents)} at ${src.retailer ?? src.host} (read by the monitor).`,
+        // No summary: the candidate path derives it from the two list prices, in the alert email's words.
       },
       'monitor',
     );
@@ -440,8 +440,6 @@ async function placeReading(client: PoolClient, src: LeasedSource, placement: No
   }
   return placed.capture_id;
 }
-
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
  * The candidates between two adjacent label states, opened by the monitor (the one path both its checks and
@@ -454,7 +452,6 @@ export async function openLabelCandidates(
   beforeId: string,
   afterId: string,
   r: DsldReading,
-  now: Date,
   opts: { labelVersions?: boolean } = {},
 ): Promise<number> {
   const [a, b] = [await labelOf(client, beforeId), await labelOf(client, afterId)];
@@ -480,10 +477,8 @@ export async function openLabelCandidates(
         before_state_id: beforeId,
         after_state_id: afterId,
         ...(dated ? { exact_change_date: dated.date } : {}),
-        summary:
-          dimension === 'identity'
-            ? `DSLD label ${r.label_id} now marks the product ${b.off_market ? 'off the market' : 'back on the market'} (read by the monitor ${now.toISOString().slice(0, 10)}); review before any retirement.`
-            : `The ${dimension === 'formula' ? 'declared formula' : 'serving configuration'} differs from the previous label state (DSLD label ${r.label_id}, read by the monitor ${now.toISOString().slice(0, 10)}).`,
+        // No summary: the candidate path derives it from the two states ("Caffeine Anhydrous: 200 mg → 225 mg"),
+        // in the alert email's words; the reviewer may reword it on approval.
       },
       'monitor',
     );

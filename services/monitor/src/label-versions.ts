@@ -145,8 +145,8 @@ export async function attachDsldLabel(deps: AttachDeps, input: z.input<typeof At
     );
     await client.query(`UPDATE sources SET last_outcome = 'valid', last_checked_at = $2 WHERE source_id = $1`, [sourceId, now]);
     let candidates = 0;
-    if (placed.state_created && placed.before_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.before_state_id, placed.state_id, reading, now, { labelVersions: true });
-    if (placed.state_created && placed.after_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.state_id, placed.after_state_id, reading, now, { labelVersions: true });
+    if (placed.state_created && placed.before_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.before_state_id, placed.state_id, reading, { labelVersions: true });
+    if (placed.state_created && placed.after_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.state_id, placed.after_state_id, reading, { labelVersions: true });
     if (newest) {
       // One monitored label per product: the monitor reading an older version would take it for today's label.
       await client.query(

@@ -1,6 +1,6 @@
-import { pairedChanges, type DeclaredLine } from '@evidence-record/contract';
+import type { DeclaredLine, LabelSide, ListPriceSide } from '@evidence-record/contract';
 import type { Pool } from '@evidence-record/platform';
-import type { PriceSide, SignalChange } from '../message';
+import type { SignalChange } from '../message';
 
 export type AlertStatus = 'pending' | 'sending' | 'sent' | 'cancelled' | 'dead';
 
@@ -120,10 +120,11 @@ export async function markDead(pool: Pool, alertId: string, error: string): Prom
 
 /**
  * Both sides of a Signal's change, read at send time like the rest of the
- * email: the declared lines of its before and after label states that
- * differ (paired by the contract's rule, the one explain_signal uses), and
- * for a price Signal its two list prices. Nothing travels in the events, so
- * a rolling upgrade never meets a message shape it does not know (decision 0510).
+ * email: the label states' declared lines, blends, serving and market flag
+ * (worded by the contract's changeLines, which pairs declarations by the rule
+ * explain_signal uses), and for a price Signal its two list prices. Nothing
+ * travels in the events, so a rolling upgrade never meets a message shape it
+ * does not know (decision 0510).
  */
 export async function loadSignalChange(pool: Pool, signalId: string): Promise<SignalChange> {
   const { rows: sides } = await pool.query<{ dimension: string; before_state_id: string | null; after_state_id: string | null; before_price_id: number | null; after_price_id: number | null }>({
@@ -132,25 +133,47 @@ export async function loadSignalChange(pool: Pool, signalId: string): Promise<Si
     values: [signalId],
   });
   const s = sides[0];
-  if (!s) return { declarations: [], prices: null };
+  if (!s) return { dimension: 'formula', before: null, after: null, prices: null };
   const stateIds = [s.before_state_id, s.after_state_id].filter((id): id is string => id !== null);
   const { rows: lines } = await pool.query<DeclaredLine & { state_id: string }>({
     name: 'email-signal-declarations',
-    text: `SELECT d.state_id, d.ingredient_id, d.declared_name, d.amount, d.unit, bl.name AS blend
+    text: `SELECT d.state_id, d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, bl.name AS blend
              FROM declared_ingredients d LEFT JOIN declared_blends bl ON bl.blend_id = d.blend_id
             WHERE d.state_id = ANY($1::text[])
             ORDER BY d.state_id, d.position`,
     values: [stateIds],
   });
-  const declarations =
-    s.before_state_id && s.after_state_id
-      ? pairedChanges(lines.filter((l) => l.state_id === s.before_state_id), lines.filter((l) => l.state_id === s.after_state_id))
-      : [];
+  const { rows: states } = await pool.query<{
+    state_id: string;
+    off_market: boolean;
+    serving_size: number | null;
+    serving_unit: string | null;
+    servings_per_container: number | null;
+    serving_description: string | null;
+    blends: LabelSide['blends'];
+  }>({
+    name: 'email-signal-states',
+    text: `SELECT h.state_id, h.off_market, h.serving_size, h.serving_unit, h.servings_per_container, h.serving_description,
+                  coalesce((SELECT json_agg(json_build_object('name', b.name, 'total_amount', b.total_amount, 'total_unit', b.total_unit) ORDER BY b.blend_id)
+                              FROM declared_blends b WHERE b.state_id = h.state_id), '[]'::json) AS blends
+             FROM history_states h WHERE h.state_id = ANY($1::text[])`,
+    values: [stateIds],
+  });
+  const side = (stateId: string | null): LabelSide | null => {
+    const st = states.find((x) => x.state_id === stateId);
+    if (!stateId || !st) return null;
+    return {
+      lines: lines.filter((l) => l.state_id === stateId),
+      blends: st.blends.map((b) => ({ name: b.name, total_amount: b.total_amount === null ? null : Number(b.total_amount), total_unit: b.total_unit })),
+      serving: { size: st.serving_size, unit: st.serving_unit, servings_per_container: st.servings_per_container, description: st.serving_description },
+      off_market: st.off_market,
+    };
+  };
   let prices: SignalChange['prices'] = null;
   if (s.dimension === 'price' || s.before_price_id !== null || s.after_price_id !== null) {
-    const { rows } = await pool.query<PriceSide & { observation_id: number }>({
+    const { rows } = await pool.query<ListPriceSide & { observation_id: number }>({
       name: 'email-signal-prices',
-      text: 'SELECT observation_id, price_cents, retailer, observed_at FROM price_observations WHERE observation_id = ANY($1::bigint[])',
+      text: 'SELECT observation_id, price_cents, retailer, servings_per_container FROM price_observations WHERE observation_id = ANY($1::bigint[])',
       values: [[s.before_price_id, s.after_price_id].filter((id) => id !== null)],
     });
     const byId = new Map(rows.map((r) => [Number(r.observation_id), r]));
@@ -159,5 +182,5 @@ export async function loadSignalChange(pool: Pool, signalId: string): Promise<Si
       after: s.after_price_id !== null ? byId.get(Number(s.after_price_id)) ?? null : null,
     };
   }
-  return { declarations, prices };
+  return { dimension: s.dimension, before: side(s.before_state_id), after: side(s.after_state_id), prices };
 }

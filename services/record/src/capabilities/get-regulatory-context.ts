@@ -1,6 +1,6 @@
 import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
-import { regulatoryRecord } from '../domain/filings';
+import { regulatoryRecord, retiredEntry } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
 import { ingredientTargets } from '../domain/ingredient-targets';
 import { distinct, limitation } from '../domain/limitations';
@@ -16,7 +16,10 @@ export const getRegulatoryContext = (deps: RecordDeps): HandlerOf<'get_regulator
   withSnapshot(deps.pool, async (db, record) => {
     const targets = await ingredientTargets(db, body);
     const ids = targets.ingredients.map((i) => i.ingredient_id);
-    const rows = ids.length > 0 ? await regulatoryOf(db, ids) : [];
+    const all = ids.length > 0 ? await regulatoryOf(db, ids) : [];
+    // A retired entry stays in the Record and is named, dated and explained; it is not served as current (decision 1601).
+    const rows = all.filter((r) => r.retired_on === null);
+    const retired = all.filter((r) => r.retired_on !== null).map(retiredEntry);
     const byId = new Map(targets.ingredients.map((i) => [i.ingredient_id, i]));
     const records = rows.filter((r) => !r.is_caution).map((r) => regulatoryRecord(r, byId.get(r.ingredient_id)!));
     const cautions = rows.filter((r) => r.is_caution).map((r) => regulatoryRecord(r, byId.get(r.ingredient_id)!));
@@ -41,11 +44,13 @@ export const getRegulatoryContext = (deps: RecordDeps): HandlerOf<'get_regulator
           documented_cautions: rows.filter((r) => r.ingredient_id === i.ingredient_id && r.is_caution).length,
         })),
         from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
+        retired,
       },
       limitations: distinct([
         targets.product?.is_demo && limitation.demoData,
         limitation.filingsAreWhatTheyAre,
         targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
+        ...retired.map(limitation.entryRetired),
         ...without.map((i) => limitation.noRegulatory(i.name)),
         targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
         targets.product && !targets.state && limitation.registered(targets.product),

@@ -1,6 +1,6 @@
 import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
-import { researchContext } from '../domain/filings';
+import { researchContext, retiredEntry } from '../domain/filings';
 import { productIdentity } from '../domain/identity';
 import { ingredientTargets } from '../domain/ingredient-targets';
 import { distinct, limitation } from '../domain/limitations';
@@ -15,7 +15,10 @@ export const getResearchContext = (deps: RecordDeps): HandlerOf<'get_research_co
   withSnapshot(deps.pool, async (db, record) => {
     const targets = await ingredientTargets(db, body);
     const ids = targets.ingredients.map((i) => i.ingredient_id);
-    const rows = ids.length > 0 ? await researchOf(db, ids) : [];
+    const all = ids.length > 0 ? await researchOf(db, ids) : [];
+    // A retired entry stays in the Record and is named, dated and explained; it is not served as current (decision 1601).
+    const rows = all.filter((r) => r.retired_on === null);
+    const retired = all.filter((r) => r.retired_on !== null).map(retiredEntry);
     const byId = new Map(targets.ingredients.map((i) => [i.ingredient_id, i]));
     const without = targets.ingredients.filter((i) => !rows.some((r) => r.ingredient_id === i.ingredient_id));
 
@@ -36,11 +39,13 @@ export const getResearchContext = (deps: RecordDeps): HandlerOf<'get_research_co
           research_entries: rows.filter((r) => r.ingredient_id === i.ingredient_id).length,
         })),
         from_product_label: targets.product ? { product_id: targets.product.product_id, state_id: targets.state?.state_id ?? null } : null,
+        retired,
       },
       limitations: distinct([
         targets.product?.is_demo && limitation.demoData,
         limitation.studiedRangeIsNotAdvice,
         targets.unknownIds.length > 0 && limitation.unknownIngredients(targets.unknownIds),
+        ...retired.map(limitation.entryRetired),
         ...without.map((i) => limitation.noResearch(i.name)),
         targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
         targets.product && !targets.state && limitation.registered(targets.product),

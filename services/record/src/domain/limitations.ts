@@ -55,6 +55,8 @@ export const limitation = {
   servingsUnknown: 'Servings per container are not declared in the Record for an observation, so its price per serving is not calculated.',
   unknownIngredients: (ids: string[]) => `These ingredient ids are not in the Record: ${ids.join(', ')}.`,
   noResearch: (name: string) => `The Record holds no research context for ${name}.`,
+  entryRetired: (e: { title: string; authority: string | null; date: string | null; retired_on: string; note: string }) =>
+    `The Record retired "${e.title}"${e.authority || e.date ? ` (${[e.authority, e.date].filter(Boolean).join(', ')})` : ''} on ${e.retired_on} and no longer serves it as current: ${e.note}`,
   noRegulatory: (name: string) => `The Record holds no regulatory record or documented caution for ${name}.`,
   unmappedDeclared: (names: string[]) =>
     `Declared ingredients the Record has not mapped to an ingredient id are not covered here: ${names.join(', ')}.`,

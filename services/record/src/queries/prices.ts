@@ -49,17 +49,23 @@ export async function newestPricePerBasis(db: ClientBase, productIds: string[]):
 }
 
 /**
- * Every dated observation of a product, oldest first, up to a bound that no
- * real product reaches (weekly reads for decades); `truncated` says if it did.
+ * Every distinct dated observation of a product, oldest first, up to a bound
+ * that no real product reaches (weekly reads for decades); `truncated` says if
+ * it did. One source's same price on the same day, retailer and basis is one
+ * observation however many readings recorded it (a monitor before decision
+ * 1008's rule wrote a row per same-day re-reading).
  */
 export const PRICE_HISTORY_BOUND = 5000;
 
 export async function priceHistory(db: ClientBase, productId: string): Promise<{ rows: PriceRow[]; truncated: boolean }> {
   const { rows } = await db.query<PriceRow>({
-    name: 'record-price-history',
+    name: 'record-price-history-distinct',
     text: `SELECT ${priceColumns}
-             FROM price_observations po ${priceJoins}
-            WHERE po.product_id = $1
+             FROM (SELECT DISTINCT ON (observed_at, price_basis, retailer, source_id, price_cents, servings_per_container) *
+                     FROM price_observations
+                    WHERE product_id = $1
+                    ORDER BY observed_at DESC, price_basis, retailer, source_id, price_cents, servings_per_container, observation_id) po
+                  ${priceJoins}
             ORDER BY po.observed_at DESC, po.price_basis, po.retailer, po.observation_id DESC
             LIMIT $2`,
     values: [productId, PRICE_HISTORY_BOUND + 1],

@@ -1,4 +1,4 @@
-import { Refusal, buildAnswer, productIdentity } from '@evidence-record/contract';
+import { Refusal, answerSourceKind, buildAnswer, productIdentity } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
 import { correctionsOf, findProduct, findReleasedSignal, type SignalRow } from '../queries/signals';
@@ -112,7 +112,7 @@ async function readSides(client: PoolClient, row: SignalRow) {
   };
 
   const cited: ReadingRow[] = [beforeReadings[0], lastBefore, firstAfter].filter((r): r is ReadingRow => r !== undefined && r !== null);
-  const evidence: SourceReferenceOut[] = cited.map((r) => ({ url: r.url, observed_at: r.observed_on, kind: r.kind, readable: r.readable }));
+  const evidence: SourceReferenceOut[] = cited.map((r) => ({ url: r.url, observed_at: r.observed_on, kind: answerSourceKind(r.kind), readable: r.readable }));
   const calculations = [];
 
   if (row.dimension === 'price') {
@@ -126,7 +126,7 @@ async function readSides(client: PoolClient, row: SignalRow) {
       calculations.push(pricePerServing(prices.after));
     }
     for (const p of [prices.before, prices.after]) {
-      if (p?.source_url) evidence.push({ url: p.source_url, observed_at: p.observed_at, kind: p.source_kind ?? 'retailer', readable: p.source_readable });
+      if (p?.source_url) evidence.push({ url: p.source_url, observed_at: p.observed_at, kind: answerSourceKind(p.source_kind ?? 'retailer'), readable: p.source_readable });
     }
     if (!prices.before || !prices.after) limitations.push('One side of this price change has no list-price observation in the Record.');
     limitations.push('Both sides are list prices as recorded; a promotional price is never one side of a price change.');

@@ -1,3 +1,4 @@
+import { answerSourceKind } from '@evidence-record/contract';
 import type { PoolClient } from '@evidence-record/platform';
 
 /** Counts over one release-date window and over the covered set, for the category snapshot. */
@@ -49,5 +50,14 @@ export async function coverageCounts(client: PoolClient, category: string): Prom
             GROUP BY s.kind ORDER BY s.kind`,
     values: [category],
   });
-  return { products_by_depth: products.rows, sources_by_kind: sources.rows };
+  // Counted under the contract's kinds (decision 1008): DSLD labels are manufacturer sources, offer pages retailer ones.
+  const byKind = new Map<string, { kind: string; total: number; unreadable: number }>();
+  for (const r of sources.rows) {
+    const kind = answerSourceKind(r.kind);
+    const k = byKind.get(kind) ?? { kind, total: 0, unreadable: 0 };
+    k.total += r.total;
+    k.unreadable += r.unreadable;
+    byKind.set(kind, k);
+  }
+  return { products_by_depth: products.rows, sources_by_kind: [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind)) };
 }

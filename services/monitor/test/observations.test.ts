@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { createRecordApp } from '@evidence-record/record';
+import { addSource, policyOf, runOnce } from '@evidence-record/monitor';
+import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { product, testMonitor, testSettings } from './support';
+
+/**
+ * One observation per reading that says something new (issue 23, item 7): a
+ * re-reading of an unchanged offer page on the same day records a check and
+ * nothing in the price history, and get_serving_economics lists each
+ * distinct observation once, including duplicates an older monitor wrote.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let src: SourceServer;
+let record: RunningService;
+const settings = testSettings();
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url, { max: 6 });
+  src = await startSourceServer();
+  const log = createLogger('record-test', 'silent');
+  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+});
+
+afterAll(async () => {
+  await record?.close();
+  await src?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+interface Economics {
+  commercial_facts: Array<{ observed_at: string; retailer: string; price: { amount: number }; price_basis: string }>;
+  coverage: { observations: number; price_runs: Array<{ price_basis: string; observations: number; first_observed_at: string; last_observed_at: string }> };
+}
+
+async function economics(productId: string): Promise<Economics> {
+  const res = await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${productId}/serving-economics`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Economics;
+}
+
+const observations = async (sourceId: number) =>
+  (await pool.query('SELECT observed_at, price_cents, price_basis FROM price_observations WHERE source_id = $1 ORDER BY observation_id', [sourceId])).rows;
+const checks = async (sourceId: number) =>
+  (await pool.query('SELECT outcome, http_status FROM monitoring_checks WHERE source_id = $1 ORDER BY check_id', [sourceId])).rows;
+
+describe('a re-reading of an unchanged offer page', () => {
+  it('on the same day updates the check, not the price history; on a later day it is a new dated observation', async () => {
+    const p = await product(pool, 'Reread Flow');
+    src.offers.set('shelfwise/reread-flow', { name: 'Reread Flow', price: 39.99, listPrice: 49.99, strikethrough: true });
+    const { source_id } = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'reread-flow'), retailer: 'Shelfwise' }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+
+    day('2026-06-01');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 2 });
+    // Read again the same day: the page's bytes differ (stock and reviews change on every visit, so no 304), the
+    // prices do not. Then again with a 304 against the kept validators, and once more with only its stock changed.
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 0, candidates_opened: 0 });
+    src.offers.set('shelfwise/reread-flow', { name: 'Reread Flow', price: 39.99, listPrice: 49.99, strikethrough: true, availability: 'LimitedAvailability' });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 0 });
+    expect(await observations(source_id)).toEqual([
+      { observed_at: '2026-06-01', price_cents: 4999, price_basis: 'list' },
+      { observed_at: '2026-06-01', price_cents: 3999, price_basis: 'promotional' },
+    ]);
+    // Every reading is still a check.
+    expect((await checks(source_id)).map((c) => c.outcome)).toEqual(['valid', 'valid', 'valid']);
+
+    // A later day's reading at the same prices says something new: the prices held on that date.
+    day('2026-06-08');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, prices_recorded: 2 });
+    expect(await observations(source_id)).toHaveLength(4);
+
+    const answer = await economics(p);
+    expect(answer.coverage.observations).toBe(4);
+    expect(answer.commercial_facts.map((f) => `${f.observed_at} ${f.price_basis} ${f.price.amount}`)).toEqual([
+      '2026-06-08 list 49.99',
+      '2026-06-08 promotional 39.99',
+      '2026-06-01 list 49.99',
+      '2026-06-01 promotional 39.99',
+    ]);
+    await deps.close();
+  });
+
+  it('written twice by an older monitor is listed once by get_serving_economics', async () => {
+    const p = await product(pool, 'Twice Flow');
+    src.offers.set('shelfwise/twice-flow', { name: 'Twice Flow', price: 44.99, listPrice: 44.99 });
+    const { source_id } = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'twice-flow'), retailer: 'Shelfwise' }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+    day('2026-06-02');
+    await runOnce(deps, { productId: p });
+    await deps.close();
+    // What the monitor wrote before this fix on a same-day re-read: an identical second row.
+    await pool.query(
+      `INSERT INTO price_observations (product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id)
+       SELECT product_id, source_id, retailer, observed_at, price_cents, price_basis, servings_per_container, state_id FROM price_observations WHERE source_id = $1`,
+      [source_id],
+    );
+    expect(await observations(source_id)).toHaveLength(2);
+
+    const answer = await economics(p);
+    expect(answer.coverage.observations).toBe(1);
+    expect(answer.coverage.price_runs).toEqual([expect.objectContaining({ price_basis: 'list', observations: 1, first_observed_at: '2026-06-02', last_observed_at: '2026-06-02' })]);
+    expect(answer.commercial_facts).toHaveLength(1);
+  });
+});
