@@ -4,7 +4,7 @@ import { createRecordApp } from '@evidence-record/record';
 import { importCaptures } from '@evidence-record/curation';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { UsageError, nouns, parseFlags } from '@evidence-record/admin';
+import { UsageError, inProcessAdmin } from '@evidence-record/admin';
 import { cliEnv } from '@evidence-record/admin/config';
 
 /**
@@ -18,12 +18,7 @@ let src: SourceServer;
 let record: RunningService;
 let env: NodeJS.ProcessEnv;
 
-async function admin(...argv: string[]): Promise<Record<string, unknown>> {
-  const [noun, verb, ...rest] = argv;
-  const run = nouns.find((n) => n.noun === noun)?.verbs[verb ?? '']?.run;
-  if (!run) throw new Error(`no verb ${noun} ${verb}`);
-  return run({ pool, flags: parseFlags(rest), env, onClose: () => undefined });
-}
+const admin = inProcessAdmin(() => pool, () => env);
 
 async function resolve(identifier: string): Promise<string | null> {
   const res = await fetch(`http://127.0.0.1:${record.port}/api/v1/products/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier }) });

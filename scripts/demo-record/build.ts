@@ -2,7 +2,7 @@ import { brandBySlug, brands, retailerBySlug, retailers, type RetailerSlug } fro
 import { addDays, at, daysBetween, weekday } from './dates';
 import { openEditionRows } from './editions';
 import { productId, sha256Hex, signalId, stableId, stableInt, stateId } from './ids';
-import { ingredientForDeclaredName, ingredients } from './ingredients';
+import { ingredientForDeclaredName } from './ingredients';
 import { isBlend, type LabelLine, type Serving, type StateSpec } from './label';
 import { checkTime, gapOutcome, retailerFirstRead, retailerReadIsEmpty, unreadableSince, weeklyFrom } from './monitoring';
 import { normalizeName } from '@evidence-record/record';
@@ -20,10 +20,14 @@ import { LATEST_READ, RELEASE_WEEKDAY, REVIEW_DAYS } from './timeline';
  */
 export type Row = Record<string, string | number | boolean | null>;
 
+/**
+ * The demo Record's rows. Ingredients are not among them: the ingredient
+ * catalogue is reference data every deployment has (decision 1500), applied
+ * by the seed before these rows, and the demo's declared lines are identified
+ * by its name rule.
+ */
 export interface DemoRecord {
   brands: Row[];
-  ingredients: Row[];
-  ingredient_synonyms: Row[];
   products: Row[];
   product_aliases: Row[];
   sources: Row[];
@@ -47,7 +51,7 @@ export interface DemoRecord {
 
 /** Insert order: every table after the tables it references. */
 export const tableOrder: (keyof DemoRecord)[] = [
-  'brands', 'ingredients', 'ingredient_synonyms', 'products', 'product_aliases', 'sources', 'captures',
+  'brands', 'products', 'product_aliases', 'sources', 'captures',
   'history_states', 'state_readings', 'declared_blends', 'declared_ingredients', 'price_observations', 'candidates',
   'release_batches', 'signals', 'signal_corrections', 'research_context', 'regulatory_records',
   'ledger_editions', 'monitoring_spans', 'monitoring_checks',
@@ -136,7 +140,7 @@ function defaultListings(p: ProductSpec): ListingSpec[] {
 
 export function buildDemoRecord(): DemoRecord {
   const rec: DemoRecord = {
-    brands: [], ingredients: [], ingredient_synonyms: [], products: [], product_aliases: [], sources: [], captures: [],
+    brands: [], products: [], product_aliases: [], sources: [], captures: [],
     history_states: [], state_readings: [], declared_blends: [], declared_ingredients: [], price_observations: [], candidates: [],
     release_batches: [], signals: [], signal_corrections: [], research_context: [], regulatory_records: [],
     ledger_editions: [], monitoring_spans: [], monitoring_checks: [],
@@ -144,16 +148,6 @@ export function buildDemoRecord(): DemoRecord {
 
   // ------------------------------------------------------------------ catalogue
   for (const b of brands) rec.brands.push({ brand_id: b.brand_id, name: b.name, name_norm: normalizeName(b.name), is_demo: true });
-  for (const i of ingredients) {
-    rec.ingredients.push({ ingredient_id: i.ingredient_id, name: i.name, kind: i.kind });
-    const seen = new Set<string>();
-    for (const s of [i.name, ...i.synonyms]) {
-      const norm = normalizeName(s);
-      if (seen.has(norm)) continue;
-      seen.add(norm);
-      rec.ingredient_synonyms.push({ synonym: s, synonym_norm: norm, ingredient_id: i.ingredient_id });
-    }
-  }
 
   // ------------------------------------------------------------------ products, sources
   let nextSource = 1;
@@ -298,12 +292,12 @@ export function buildDemoRecord(): DemoRecord {
           for (const m of l.members) {
             const ing = ingredientForDeclaredName(m);
             if (!ing) throw new Error(`${p.spec.slug}: blend member ${m} is not in the catalogue`);
-            rec.declared_ingredients.push({ state_id: s.state_id, position: position++, ingredient_id: ing.ingredient_id, declared_name: m, amount: null, unit: null, blend_id: blendId });
+            rec.declared_ingredients.push({ state_id: s.state_id, position: position++, ingredient_id: ing, declared_name: m, amount: null, unit: null, blend_id: blendId, identified_by: 'name' });
           }
         } else {
           const ing = ingredientForDeclaredName(l.declaredName);
           if (!ing) throw new Error(`${p.spec.slug}: ${l.declaredName} is not in the catalogue`);
-          rec.declared_ingredients.push({ state_id: s.state_id, position: position++, ingredient_id: ing.ingredient_id, declared_name: l.declaredName, amount: l.amount, unit: l.unit, blend_id: null });
+          rec.declared_ingredients.push({ state_id: s.state_id, position: position++, ingredient_id: ing, declared_name: l.declaredName, amount: l.amount, unit: l.unit, blend_id: null, identified_by: 'name' });
         }
       }
     }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { editionHash } from '@evidence-record/contract';
 import { createPool, withRecordChange } from '@evidence-record/platform';
+import { applyCatalogueIn } from '@evidence-record/curation';
 import { buildDemoRecord } from './build';
 import { advanceSequence, insertRows } from './insert';
 
@@ -100,8 +101,9 @@ export async function generateRecord(databaseUrl: string, opts: GenerateOptions)
       await c.query("SET LOCAL maintenance_work_mem = '512MB'");
       const restore = await suspendForeignKeysAndIndexes(c);
 
-      // Catalogue shared with the demo Record.
-      for (const t of ['ingredients', 'ingredient_synonyms', 'research_context', 'regulatory_records'] as const) await insertRows(c, t, demo[t]);
+      // The ingredient catalogue (reference data, decision 1500), and the research and regulatory records of the demo Record.
+      await applyCatalogueIn(c);
+      for (const t of ['research_context', 'regulatory_records'] as const) await insertRows(c, t, demo[t]);
 
       counts.brands = await exec(c, `
         INSERT INTO brands (brand_id, name, name_norm, is_demo)

@@ -1,4 +1,4 @@
-import { sealEdition } from '@evidence-record/curation';
+import { applyCatalogueIn, sealEdition } from '@evidence-record/curation';
 import { createPool, withRecordChange } from '@evidence-record/platform';
 import { buildDemoRecord, tableOrder } from './build';
 import { editionPlan } from './editions';
@@ -29,6 +29,9 @@ export async function seedDemoRecord(databaseUrl: string): Promise<{ record_vers
   const pool = createPool(databaseUrl, { max: 1, statementTimeoutMs: 60_000, applicationName: 'demo-record-seed' });
   try {
     const { record_version } = await withRecordChange(pool, 'demo Record seed', async (client) => {
+      // The ingredient catalogue is reference data, not demo data: migrate applies it; a database migrated without
+      // it (the tests' templates) gets it here. Nothing is written when it is all there.
+      await applyCatalogueIn(client);
       for (const table of tableOrder) await insertRows(client, table, record[table]);
       for (const [table, column] of serialColumns) await advanceSequence(client, table, column);
       for (const { period, status, closedAt } of editionPlan) {

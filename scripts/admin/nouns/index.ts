@@ -16,6 +16,7 @@ import { product } from './product';
 import { source } from './source';
 import { monitor } from './monitor';
 import { research, regulatory } from './context';
+import { ingredient } from './ingredient';
 
 /** Every noun of the operator CLI. Add a noun by adding its module here. */
 export const nouns: Noun[] = [
@@ -37,4 +38,5 @@ export const nouns: Noun[] = [
   monitor,
   research,
   regulatory,
+  ingredient,
 ];

@@ -19,6 +19,7 @@ import {
 import { createServiceApp, recordServiceOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import { publishNow } from '@evidence-record/signals';
 import { html, page, type Safe } from './html';
+import { ingredientPages } from './ingredients';
 import { recordAction, type Operator } from './operators';
 import { consoleSessions, defaultSessionLifetimes, liveOperator, SESSION_COOKIE, type SessionLifetimes } from './sessions';
 import { defaultSignInLimits, mountSignIn, type SignInLimits } from './sign-in';
@@ -292,6 +293,7 @@ ${sources.map((s) => html`<tr><td>${String(s.source_id)}</td><td>${String(s.prod
   });
 
   app.use(contextPages({ pool: o.pool, send, csrfField, field, act }));
+  ingredientPages(app, { pool: o.pool, send, act, csrfField, field });
 
   app.use((req, res) => {
     res.status(404).type('html').send(page('Not found', html`<p>Nothing here.</p>`, { operator: req.session?.operator?.name ?? null }));

@@ -44,7 +44,7 @@ section.entry{background:#fff;border:1px solid #d8dce3;padding:.6rem;margin:.6re
 
 export function page(title: string, body: Safe, opts: { operator?: string | null; flash?: { kind: 'ok' | 'err'; text: string } | null; csrf?: string } = {}): string {
   const nav = opts.operator
-    ? html`<a href="/">Queue</a><a href="/release">Release</a><a href="/signals">Signals</a><a href="/editions">Editions</a><a href="/sources">Sources</a><a href="/context">Research &amp; regulatory</a>
+    ? html`<a href="/">Queue</a><a href="/release">Release</a><a href="/signals">Signals</a><a href="/editions">Editions</a><a href="/sources">Sources</a><a href="/ingredients">Ingredients</a><a href="/context">Research &amp; regulatory</a>
 <span class="who">Signed in as ${opts.operator}</span><form class="inline" method="post" action="/logout"><input type="hidden" name="_csrf" value="${opts.csrf ?? ''}"><button>Sign out</button></form>`
     : html``;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Evidence Record console</title>

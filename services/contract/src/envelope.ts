@@ -74,7 +74,11 @@ export const VerifiedFact = z.strictObject({
     declared_name: z.string(),
     amount: z.number().nullable().describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact.'),
     unit: z.string().nullable(),
-    ingredient_id: z.string().nullable().optional(),
+    ingredient_id: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The canonical ingredient the line is identified as (its UNII, then its DSLD group and form, then its name); null when none or two match. May change at a later record_version; the declared facts never do.'),
     blend: z.string().nullable().optional().describe('name of the proprietary blend this ingredient is declared in'),
     amount_disclosed: z.boolean().optional().describe('true for any declared amount, 0 included; false when the label gives none'),
     amount_note: z

@@ -27,6 +27,8 @@ export const decisionTexts = {
   search_result_cap: `search_record answers with at most ${decisions.SEARCH_RESULT_CAP} products and never pages: it is not a listing.`,
   signal_dimensions: `Signal dimensions are ${decisions.signalDimensions.join(', ')}; an open enum: new members may appear.`,
   categories: `The Record covers one category, ${decisions.SUPPORTED_CATEGORY}; an open enum.`,
+  ingredient_identity:
+    'A declared line\'s ingredient_id is the canonical ingredient it is identified as: by the label row\'s UNII, then its DSLD ingredient group (and form), then its printed name. A line matching no ingredient, or two, has none (never a guess). Identity is curated: at a later record_version a line may gain or change its ingredient_id; its declared_name and amount never change, and such a change is never a Signal.',
   brand_filter: 'The brand filter takes a brand id (brd_…) as it appears in ProductIdentity.brand_id, never a brand name.',
   depth_classes: 'REGISTERED: known to exist, no comparable label (refused by comparison). CAPTURED: one or more captured label states. TRACKED: monitored over time.',
   history_state_classes: 'comparable: a full label with amounts. presence_only: ingredients named, amounts not fully readable. identity_only: no label content.',

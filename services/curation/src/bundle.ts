@@ -39,6 +39,11 @@ export const DeclaredIngredientInput = z
     // How the amount is declared when it is not exact ("< 10 mg"); null is '='.
     operator: Operator,
     blend: text(200).nullable().default(null),
+    // What the source identifies the line by (DSLD's uniiCode, ingredientGroup and forms): the identity rules read
+    // them when the line names no ingredient_id (decision 1500). A placeholder UNII ("0", "1", "") is kept as none.
+    unii: z.string().trim().max(40).nullable().default(null),
+    ingredient_group: text(200).nullable().default(null),
+    forms: z.array(text(200)).max(20).default([]),
     // The label's own words where it gives no amount ("1.25 billion CFU"): evidence, never an amount.
     amount_note: text(300).nullable().default(null),
     amounts_by_serving: byServing,

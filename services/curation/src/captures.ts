@@ -4,6 +4,8 @@ import { CaptureBundle, type CaptureInput, type LabelInput } from './bundle';
 import { CurationRefused } from './errors';
 import { refreshDepth } from './depth';
 import { labelContent, labelOf, sameLabel, type LabelContent } from './labels';
+import { identify, normaliseUnii, type IdentityBasis } from './identity-rules';
+import { loadIdentityIndex } from './ingredient-identity';
 
 export interface ImportResult {
   record_version: string | null;
@@ -28,6 +30,16 @@ export async function importCaptures(pool: Pool, input: unknown, opts: { checked
   const captures = [...parsed.data.captures].sort((a, b) => (dateOf(a) < dateOf(b) ? -1 : dateOf(a) > dateOf(b) ? 1 : 0));
   const { result, record_version } = await withRecordChange(pool, `capture import (${captures.length} captures)`, async (client) => {
     await requireCatalogue(client, captures);
+    // A line the bundle names no ingredient for is identified by the rules, as the monitor's are (decision 1500).
+    const index = await loadIdentityIndex(client);
+    for (const c of captures) {
+      for (const i of (c.label?.ingredients ?? []) as IdentifiedLine[]) {
+        if (i.ingredient_id !== null) continue;
+        const identity = identify(i, index);
+        i.ingredient_id = identity.ingredient_id;
+        i.identified_by = identity.identified_by;
+      }
+    }
     const out = { states_created: [] as string[], states_extended: [] as string[], price_observations: 0 };
     for (const capture of captures) {
       const placed = await placeCapture(client, capture);
@@ -324,13 +336,16 @@ export async function insertDeclaredLines(client: PoolClient, stateId: string, l
     for (const r of rows) blendIds.set(r.name, r.blend_id);
   }
   if (label.ingredients.length > 0) {
-    // Positions are label order, from 1.
+    const lines = label.ingredients as IdentifiedLine[];
+    // Positions are label order, from 1. A line's identifiers are kept beside it, so its identity can be re-derived.
     await client.query({
       name: 'curation-insert-ingredients',
-      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id, amount_note, amounts_by_serving)
-             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id, i.note, i.by_serving
-               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[])
-                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, n)`,
+      text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id, amount_note, amounts_by_serving,
+                                              unii, ingredient_group, forms, identified_by)
+             SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id, i.note, i.by_serving,
+                    i.unii, i.ingredient_group, coalesce((SELECT array_agg(f) FROM json_array_elements_text(i.forms) AS f), '{}'), i.identified_by
+               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[], $10::text[], $11::text[], $12::json[], $13::text[])
+                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, unii, ingredient_group, forms, identified_by, n)`,
       values: [
         stateId,
         label.ingredients.map((i) => i.ingredient_id),
@@ -341,10 +356,18 @@ export async function insertDeclaredLines(client: PoolClient, stateId: string, l
         label.ingredients.map((i) => (i.blend ? (blendIds.get(i.blend) ?? null) : null)),
         label.ingredients.map((i) => i.amount_note),
         label.ingredients.map((i) => JSON.stringify(i.amounts_by_serving)),
+        lines.map((i) => normaliseUnii(i.unii)),
+        lines.map((i) => i.ingredient_group ?? null),
+        lines.map((i) => JSON.stringify(i.forms ?? [])),
+        // A capture that names the ingredient itself (and no rule) keeps it as given.
+        lines.map((i) => (i.ingredient_id === null ? null : (i.identified_by ?? 'capture'))),
       ],
     });
   }
 }
+
+/** A declared line as written: the bundle's, and how its identity was made (the rules' basis, or none: as given). */
+type IdentifiedLine = LabelInput['ingredients'][number] & { identified_by?: IdentityBasis | null };
 
 export function contentOf(label: LabelInput): LabelContent {
   return labelContent({

@@ -52,3 +52,22 @@ export {
   type RetireContextInput,
 } from './context';
 export { referenceDomains, referenceDomainOf, referenceUrl, type ReferenceDomain } from './references';
+export { ingredientCatalogue, type CatalogueEntry } from './ingredient-catalogue';
+export { identify, indexOfCatalogue, normaliseUnii, bareName, suggestionsFor, type DeclaredIdentifiers, type Identity, type IdentityBasis, type IdentityIndex, type Suggestion } from './identity-rules';
+export {
+  loadIdentityIndex,
+  identityStamp,
+  reidentifyLines,
+  applyCatalogueIn,
+  applyIngredientCatalogue,
+  addIngredient,
+  aliasIngredient,
+  listUnidentified,
+  listIngredients,
+  AddIngredientInput,
+  AliasIngredientInput,
+  type CatalogueApplied,
+  type IdentityChange,
+  type UnidentifiedName,
+  type IngredientListed,
+} from './ingredient-identity';

@@ -108,8 +108,15 @@ export function servingDiffers(a: LabelContent, b: LabelContent): boolean {
   return json(a.serving) !== json(b.serving) || json(a.other_servings) !== json(b.other_servings);
 }
 
+/**
+ * What the label declares, without what the Record identifies each line as: a
+ * change of identity (decision 1500) is never a change of the label, so it
+ * never makes a new state or a candidate.
+ */
+const declared = (l: LabelContent) => l.ingredients.map(({ ingredient_id: _identity, ...line }) => line);
+
 export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {
-  return json(a.ingredients) !== json(b.ingredients) || json(a.blends) !== json(b.blends);
+  return json(declared(a)) !== json(declared(b)) || json(a.blends) !== json(b.blends);
 }
 
 export function sameLabel(a: LabelContent, b: LabelContent): boolean {

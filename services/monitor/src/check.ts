@@ -1,5 +1,5 @@
 import type { CaptureInput } from '@evidence-record/curation';
-import { CurationRefused, labelOf, newestStateReadFrom, openCandidateIn, planCapture, rederiveStateIn, writeCapture, type CapturePlan } from '@evidence-record/curation';
+import { CurationRefused, formulaDiffers, labelOf, newestStateReadFrom, openCandidateIn, planCapture, rederiveStateIn, servingDiffers, writeCapture, type CapturePlan } from '@evidence-record/curation';
 import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-record/platform';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
@@ -464,8 +464,9 @@ export async function openLabelCandidates(
   // The source dates the change to a day only when it says so (a dated reformulation or label-change event in the window).
   const dated = opts.labelVersions ? undefined : r.facts.events.find((e) => /reformulat|label change|changed/i.test(e.type) && e.date >= w.before_to && e.date <= w.after_from);
   const dims: Array<'formula' | 'serving' | 'identity'> = [];
-  if (JSON.stringify(a.ingredients) !== JSON.stringify(b.ingredients) || JSON.stringify(a.blends) !== JSON.stringify(b.blends)) dims.push('formula');
-  if (JSON.stringify(a.serving) !== JSON.stringify(b.serving)) dims.push('serving');
+  // What the labels declare: what the Record identifies a line as is not part of it (decision 1500).
+  if (formulaDiffers(a, b)) dims.push('formula');
+  if (servingDiffers(a, b)) dims.push('serving');
   // Off the market (or back): a candidate for review, never an automatic retirement.
   if (a.off_market !== b.off_market && !opts.labelVersions) dims.push('identity');
   for (const dimension of dims) {

@@ -1,4 +1,4 @@
-import type { CaptureInput } from '@evidence-record/curation';
+import type { CaptureInput, IdentityBasis } from '@evidence-record/curation';
 import type { DsldReading } from './dsld';
 import type { IngredientNames } from './synonyms';
 
@@ -10,12 +10,18 @@ type SourceFacts = NonNullable<CaptureInput['source_facts']>;
  * import's input). One mapping for the monitor's checks, re-derivation and
  * label versions, so the same label bytes always become the same content.
  */
-export async function labelCaptureOf(r: DsldReading, names: Pick<IngredientNames, 'idOf'>): Promise<{ label: LabelInput; source_facts: SourceFacts }> {
-  const ingredients: LabelInput['ingredients'] = [];
+export async function labelCaptureOf(r: DsldReading, names: Pick<IngredientNames, 'identify'>): Promise<{ label: LabelInput; source_facts: SourceFacts }> {
+  const ingredients: Array<LabelInput['ingredients'][number] & { identified_by: IdentityBasis | null }> = [];
   for (const i of r.ingredients) {
+    // Identified by the row's own identifiers (decision 1500), which the line keeps so its identity can be re-derived.
+    const identity = await names.identify(i);
     ingredients.push({
       declared_name: i.declared_name,
-      ingredient_id: await names.idOf(i),
+      ingredient_id: identity.ingredient_id,
+      identified_by: identity.identified_by,
+      unii: i.unii,
+      ingredient_group: i.ingredient_group,
+      forms: i.forms,
       amount: i.amount,
       unit: i.unit,
       operator: i.operator as LabelInput['ingredients'][number]['operator'],

@@ -46,7 +46,7 @@ export interface AttachedLabel {
 export interface AttachDeps {
   pool: Pool;
   fetcher: Fetcher;
-  names: Pick<IngredientNames, 'idOf'>;
+  names: Pick<IngredientNames, 'identify'>;
   settings: MonitorSettings;
   policy: AddressPolicy;
   resolve?: Resolver;

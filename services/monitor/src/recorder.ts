@@ -125,6 +125,9 @@ export class CheckRecorder {
           values: [placing],
         });
       }
+      // Identity as the Record holds it now: a curation change commits under the exclusive writer lock, so none lands
+      // between this and the commit (decision 1500).
+      await deps.names.sync(client);
       const planned: PlannedCheck[] = [];
       for (const p of mine) planned.push(await planCheck(deps, client, p.src, byId.get(p.src.source_id)!, p.reading, p.durationMs));
       const written: WrittenCheck[] = [];

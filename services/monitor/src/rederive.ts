@@ -37,7 +37,7 @@ interface StateBytes {
  */
 export async function rederiveStates(
   pool: Pool,
-  names: Pick<IngredientNames, 'idOf'>,
+  names: Pick<IngredientNames, 'identify'>,
   opts: { by: string; productId?: string | null; dryRun?: boolean },
 ): Promise<RederiveSummary> {
   const work = async (client: PoolClient | Pool, write: boolean): Promise<Omit<RederiveSummary, 'record_version'>> => {
@@ -99,7 +99,7 @@ export async function rederiveStates(
 }
 
 /** The label a kept DSLD reading holds under the current rule, or why it has none. */
-async function labelFrom(pool: Pool, names: Pick<IngredientNames, 'idOf'>, sha256: string) {
+async function labelFrom(pool: Pool, names: Pick<IngredientNames, 'identify'>, sha256: string) {
   const evidence = await loadEvidence(pool, sha256);
   if (!evidence) return `its label bytes (${sha256.slice(0, 12)}…) are not kept`;
   const parsed = parseDsldLabel(evidence.content.toString('utf8'));
@@ -107,7 +107,7 @@ async function labelFrom(pool: Pool, names: Pick<IngredientNames, 'idOf'>, sha25
   return (await labelCaptureOf(parsed.reading, names)).label;
 }
 
-async function laterReadingDiffers(pool: Pool, names: Pick<IngredientNames, 'idOf'>, first: Parameters<typeof contentOf>[0], readingShas: string[]): Promise<string | null> {
+async function laterReadingDiffers(pool: Pool, names: Pick<IngredientNames, 'identify'>, first: Parameters<typeof contentOf>[0], readingShas: string[]): Promise<string | null> {
   for (const sha of readingShas) {
     const later = await labelFrom(pool, names, sha);
     if (typeof later === 'string') continue;

@@ -6,7 +6,7 @@ export const recordTables = [
   'brands', 'products', 'product_aliases', 'ingredients', 'ingredient_synonyms', 'sources', 'captures', 'history_states',
   'declared_blends', 'declared_ingredients', 'price_observations', 'candidates', 'release_batches', 'signals',
   'signal_corrections', 'research_context', 'regulatory_records', 'ledger_editions', 'monitoring_spans', 'monitoring_checks',
-  'state_readings', 'context_corrections', 'record_versions',
+  'state_readings', 'context_corrections', 'ingredient_uniis', 'ingredient_groups', 'record_versions',
 ] as const;
 
 export interface RecordFingerprint {

@@ -114,8 +114,13 @@ function sideBySide(products: ProductRow[], states: Map<string, StateRow>, lines
     if (!state) continue;
     for (const line of lines) {
       if (line.state_id !== state.state_id || line.row_kind !== 'ingredient') continue;
-      const key = line.ingredient_id ?? `name:${normalizeName(line.declared_name)}`;
-      const row = rows.get(key) ?? { ingredient_id: line.ingredient_id, name: line.ingredient_name ?? line.declared_name, cells: new Map() };
+      const byName = `name:${normalizeName(line.declared_name)}`;
+      let key = line.ingredient_id ?? byName;
+      // A label may declare one ingredient on two lines ("Caffeine Anhydrous" and "Caffeine Citrate"): the second
+      // gets a row of its own, by its printed name, so no declared line is left out.
+      if (line.ingredient_id && rows.get(key)?.cells.has(product.product_id)) key = `${line.ingredient_id}|${byName}`;
+      const second = key !== line.ingredient_id && line.ingredient_id !== null;
+      const row = rows.get(key) ?? { ingredient_id: line.ingredient_id, name: second ? line.declared_name : (line.ingredient_name ?? line.declared_name), cells: new Map() };
       if (!row.cells.has(product.product_id)) row.cells.set(product.product_id, line);
       rows.set(key, row);
     }
