@@ -93,7 +93,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const log = deps.log ?? createLogger('gateway', config.logLevel);
   const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
   if (config.checks) metrics.base.dependsOn('postgres', 'redis');
-  const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs), signingKey: config.internalSigningKeys[0]! });
+  const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs), signingKeys: config.signingKeys });
   const closers: Array<() => Promise<void> | void> = [() => upstreams.close()];
 
   let checked: GatewayContext['checked'] = null;

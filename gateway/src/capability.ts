@@ -108,6 +108,7 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
       const forwarded = pageCap === null ? identity : { ...identity, [h.pageCap]: String(pageCap) };
       try {
         answer = await gw.upstreams.forward({
+          service: capability.service,
           target,
           method: capability.method,
           path: ex.req.url ?? capability.path,

@@ -43,23 +43,33 @@ export const GatewayConfigSchema = z.object({
   ...mcpSiteSettings,
   /** Benchmark only: `off` skips every check (see docs/gateway.md). Refused in production. */
   GATEWAY_CHECKS: z.enum(['on', 'off']).default('on'),
-  /** Keys the gateway signs the requests it forwards with (decision 0313): the first signs. Required. */
-  INTERNAL_SIGNING_KEYS: signingKeysEnv,
+  /**
+   * The keys of the requests forwarded to each service (decision 0313): one set per service, each service holding only
+   * its own; the first key of each signs. Required.
+   */
+  RECORD_SIGNING_KEYS: signingKeysEnv,
+  SIGNALS_SIGNING_KEYS: signingKeysEnv,
+  LEDGER_SIGNING_KEYS: signingKeysEnv,
+  WATCH_SIGNING_KEYS: signingKeysEnv,
+  MCP_SIGNING_KEYS: signingKeysEnv,
 }).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
   message: 'required in production: the unsubscribe links of alert emails must be verifiable',
   path: ['UNSUBSCRIBE_SIGNING_KEY'],
 });
 
+/** The services the gateway forwards to. */
+export type UpstreamName = 'record' | 'signals' | 'ledger' | 'watch' | 'mcp';
+
 export interface GatewayConfig {
   port: number;
   /** LISTEN_HOST (127.0.0.1 unless set; the chart and the image set 0.0.0.0). */
   listenHost?: string;
-  /** Signs every request forwarded to a service (internal-auth in @evidence-record/platform); the first key signs. */
-  internalSigningKeys: readonly string[];
+  /** The key each service's requests are signed with (internal-auth in @evidence-record/platform): the first of its keys. */
+  signingKeys: Record<UpstreamName, string>;
   databaseUrl: string;
   redisUrl: string;
   redisPrefix: string;
-  upstreams: { record: string; signals: string; ledger: string; watch: string; mcp: string };
+  upstreams: Record<UpstreamName, string>;
   publicBaseUrl: string;
   /** Where /mcp may be called from (MCP_ALLOWED_HOSTS, MCP_ALLOWED_ORIGINS); the rule is the contract's, shared with the MCP service. */
   mcpSite: McpSitePolicy;
@@ -81,7 +91,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
   return {
     port: e.GATEWAY_PORT ?? e.PORT,
     listenHost: e.LISTEN_HOST,
-    internalSigningKeys: e.INTERNAL_SIGNING_KEYS,
+    signingKeys: { record: e.RECORD_SIGNING_KEYS[0]!, signals: e.SIGNALS_SIGNING_KEYS[0]!, ledger: e.LEDGER_SIGNING_KEYS[0]!, watch: e.WATCH_SIGNING_KEYS[0]!, mcp: e.MCP_SIGNING_KEYS[0]! },
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

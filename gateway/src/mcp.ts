@@ -89,6 +89,7 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): 
     let answer;
     try {
       answer = await gw.upstreams.forward({
+        service: 'mcp',
         target: gw.config.upstreams.mcp,
         method: ex.req.method ?? 'POST',
         // The MCP endpoint takes no query; a key pasted into one goes no further.

@@ -21,6 +21,7 @@ export async function serveUnchecked(gw: GatewayContext, ex: Exchange, capabilit
     forwarded[h.requestId] = ex.requestId;
     forwarded[TRACEPARENT] = ex.trace.traceparent;
     const answer = await gw.upstreams.forward({
+      service: capability.service,
       target: gw.config.upstreams[capability.service],
       method: capability.method,
       path: ex.req.url ?? capability.path,

@@ -35,7 +35,7 @@ describe('GATEWAY_CHECKS=off', () => {
   });
 
   it('is refused in production, by the config check and by the entrypoint', async () => {
-    const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1:6379', GATEWAY_CHECKS: 'off', UNSUBSCRIBE_SIGNING_KEY: 'k'.repeat(32), INTERNAL_SIGNING_KEYS: 'k'.repeat(40) };
+    const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1:6379', GATEWAY_CHECKS: 'off', UNSUBSCRIBE_SIGNING_KEY: 'k'.repeat(32), ...Object.fromEntries(['RECORD', 'SIGNALS', 'LEDGER', 'WATCH', 'MCP'].map((s) => [`${s}_SIGNING_KEYS`, 'k'.repeat(40)])) };
     expect(() => assertChecksAllowed(loadGatewayConfig({ ...base, NODE_ENV: 'production' }))).toThrow(/refused when NODE_ENV=production/);
     expect(() => assertChecksAllowed(loadGatewayConfig({ ...base, NODE_ENV: 'development' }))).not.toThrow();
     const run = exec(process.execPath, ['--import', 'tsx', 'gateway/src/main.ts'], { env: { PATH: process.env.PATH, ...base, NODE_ENV: 'production', PORT: '18999' }, timeout: 20_000 });

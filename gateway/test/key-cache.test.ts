@@ -36,6 +36,33 @@ describe('key cache', () => {
     expect(loads).toBe(5);
   });
 
+  it('never answers a lookup made after an invalidation with a load that started before it', async () => {
+    // The row as Postgres holds it: active until the operator revokes it.
+    let revoked = false;
+    const loads: Array<() => void> = [];
+    const cache = new KeyCache(async (id) => {
+      const read = key({ keyId: id, revoked });
+      // The first load is slow (read before the revocation, answered after it); later ones answer at once.
+      if (loads.length === 0) await new Promise<void>((r) => loads.push(r));
+      else loads.push(() => undefined);
+      return read;
+    });
+    cache.setChannelHealthy(true);
+    const before = cache.lookup('k');
+    await waitFor('the first load to read the row', () => loads.length === 1, 1_000, 1);
+    revoked = true;
+    cache.invalidate('k');
+    const after = cache.lookup('k');
+    loads[0]!();
+    // The lookup that came before the revocation may see the old row; the one after it never does.
+    expect((await before)?.revoked).toBe(false);
+    expect((await after)?.revoked).toBe(true);
+    expect(loads).toHaveLength(2);
+    // And the stale load was not stored over the fresh one.
+    expect((await cache.lookup('k'))?.revoked).toBe(true);
+    expect(loads).toHaveLength(2);
+  });
+
   it('trusts entries for one second only while the invalidation channel is down', async () => {
     let loads = 0;
     const cache = new KeyCache(async (id) => {

@@ -19,6 +19,7 @@ import { diffCounts } from './tap';
 import { groupBy, hopCpuRatio, hopThroughputRatio, previousAnalysis, previousHistory, renderReport, spread, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
 import { signRequest } from '@evidence-record/platform';
+import { signingKeysEnvName } from '@evidence-record/registry';
 import { cpuSecondsOf } from '@evidence-record/test-support/launcher';
 
 /**
@@ -569,13 +570,13 @@ try {
     ['resolve_product', fixedResolve],
   ];
   if (section('hop')) {
-    const signingKey = demo.env.INTERNAL_SIGNING_KEYS!.split(',')[0]!;
+    const signingKey = demo.env[signingKeysEnvName('record')]!.split(',')[0]!;
     const bare = await startBareHops(1, demo.url('record'), signingKey);
     const bareCpu: CpuProbe = { name: 'forwarder', read: () => cpuSecondsOf(bare.pids[0]!) };
     const record = probeOf(demo, 'record');
     const signed = (t: RequestTemplate) => {
       const headers = { ...t.headers };
-      signRequest(signingKey, t.method, t.path, headers);
+      signRequest(signingKey, { service: 'record', method: t.method, pathAndQuery: t.path, body: Buffer.from(t.body ?? '', 'utf8') }, headers);
       return headers;
     };
     try {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { serviceNames } from '@evidence-record/registry';
-import { freePort, launchReady, stackEnv, startWaves, type ServiceName, type ServiceProcess } from '@evidence-record/test-support/launcher';
+import { freePort, launchReady, newSigningKeys, stackEnv, startWaves, type ServiceName, type ServiceProcess } from '@evidence-record/test-support/launcher';
 
 const exec = promisify(execFile);
 
@@ -57,7 +57,7 @@ export class BenchStack {
       cursorSecret: randomBytes(32).toString('hex'),
       consoleSessionSecret: randomBytes(32).toString('hex'),
       unsubscribeKey: randomBytes(32).toString('hex'),
-      internalSigningKeys: randomBytes(32).toString('hex'),
+      signingKeys: newSigningKeys(),
       nodeEnv: 'production',
       // The production default: every request writes its access-log line.
       logLevel: 'info',

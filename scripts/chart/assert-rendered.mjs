@@ -34,6 +34,11 @@ const registryArg = process.argv.indexOf('--registry');
 const registryFile = registryArg > 0 ? process.argv[registryArg + 1] : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../services/registry/registry.json');
 const registry = JSON.parse(readFileSync(registryFile, 'utf8')).services;
 const urlEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+const signingEnv = (name) => `${name.toUpperCase().replace(/-/g, '_')}_SIGNING_KEYS`;
+/** Services that accept only signed requests (decision 0313), each with keys of its own. */
+const VERIFYING = registry.filter((s) => s.needs?.internalSigning === 'verify').map((s) => s.name);
+/** Whose signing keys a service gets: its own when it verifies; the signer those of the services it calls that verify. */
+const signingKeysOf = (s) => (s.needs?.internalSigning === 'verify' ? [s.name] : s.needs?.internalSigning === 'sign' ? (s.calls ?? []).filter((c) => VERIFYING.includes(c)) : []);
 /**
  * What each service of the registry must get: env vars follow from its needs
  * and calls; a service that needs no database must not get DATABASE_URL.
@@ -50,20 +55,22 @@ const SERVICES = Object.fromEntries(
       ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
       ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
-      ...(n.internalSigning ? ['INTERNAL_SIGNING_KEYS'] : []),
+      ...signingKeysOf(s).map(signingEnv),
       ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
       ...(n.consoleSessionSecret ? ['CONSOLE_SESSION_SECRET'] : []),
       ...(n.publicBaseUrl ? ['PUBLIC_BASE_URL'] : []),
       ...(n.smtp ? ['SMTP_URL', 'MAIL_FROM'] : []),
       ...(s.calls ?? []).map(urlEnv),
     ];
-    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), ...(n.internalSigning ? [] : ['INTERNAL_SIGNING_KEYS']), ...(n.consoleSessionSecret ? [] : ['CONSOLE_SESSION_SECRET'])];
-    return [s.name, { port: s.port, http: s.http, env, forbidden, internet: Boolean(n.internet) }];
+    const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), 'INTERNAL_SIGNING_KEYS', ...(n.consoleSessionSecret ? [] : ['CONSOLE_SESSION_SECRET'])];
+    // No pod gets another service's signing keys: a service that holds only its own can sign nothing another accepts.
+    for (const other of VERIFYING) if (!signingKeysOf(s).includes(other)) forbidden.push(signingEnv(other));
+    return [s.name, { port: s.port, http: s.http, env, forbidden, signingKeys: signingKeysOf(s), internet: Boolean(n.internet) }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'LISTEN_HOST'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'CONSOLE_SESSION_SECRET', 'INTERNAL_SIGNING_KEYS', 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'CONSOLE_SESSION_SECRET', ...VERIFYING.map(signingEnv), 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
 const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
@@ -160,6 +167,11 @@ function main() {
     for (const n of SECRET_ENV) {
       if (env.has(n)) check(env.get(n).valueFrom?.secretKeyRef?.name && !('value' in env.get(n)), `${svc}: ${n} must come from a secretKeyRef`);
     }
+    // Each service's keys are one entry of the signing Secret, named after it: the gateway and that service read the same.
+    for (const owner of facts.signingKeys ?? []) {
+      const ref = env.get(signingEnv(owner))?.valueFrom?.secretKeyRef;
+      check(ref?.name === (values.internalSigning?.existingSecret || `${prefix}-internal-signing`) && ref?.key === owner, `${svc}: ${signingEnv(owner)} must come from entry ${owner} of the signing Secret`);
+    }
     for (const [n, pw] of Object.entries(URL_ENV)) {
       const e = env.get(n);
       if (!e || e.valueFrom?.secretKeyRef) continue;
@@ -233,6 +245,9 @@ function main() {
     ...(values.internalSigning?.existingSecret ? [] : [`${prefix}-internal-signing`]),
   ].sort();
   check(JSON.stringify(secrets) === JSON.stringify(expectedSecrets), `secrets: expected [${expectedSecrets.join(', ')}], got [${secrets.join(', ')}]`);
+  // The generated signing Secret: one key per verifying service, and nothing else.
+  const signing = find('Secret', `${prefix}-internal-signing`);
+  if (signing) check(JSON.stringify(Object.keys(signing.data ?? {}).sort()) === JSON.stringify([...VERIFYING].sort()), `internal-signing: entries ${Object.keys(signing.data ?? {}).join(', ')}, expected ${VERIFYING.join(', ')}`);
   const envOf = (name) => (find('Deployment', `${prefix}-${name}`)?.spec.template.spec.containers ?? []).flatMap((c) => c.env ?? []);
   // The console's session secret: from its own Secret (generated once and kept by helm, or the one named), never inlined, on the console only.
   const consoleSessionSecretName = values.consoleSessionSecret?.existingSecret || `${prefix}-console-session`;

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync, existsSync, readdirSync, statSync } from '
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { callersOf, registry, services, type ServiceEntry } from '@evidence-record/registry';
+import { callersOf, registry, services, signingKeysOf, type ServiceEntry } from '@evidence-record/registry';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -72,7 +72,8 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (n.nats) w.nats = true;
     if (n.smtp) w.smtp = true;
     if (n.cursorSecret) w.cursor = true;
-    if (n.internalSigning) w.signing = true;
+    // Whose signing keys the pod gets (decision 0313): a verifying service its own; the signer those of the services it calls that verify.
+    if (n.internalSigning) w.signingKeys = signingKeysOf(s, all);
     if (n.unsubscribeKey) w.unsubscribe = n.unsubscribeKey;
     if (n.consoleSessionSecret) w.consoleSession = true;
     if (n.publicBaseUrl) w.publicBaseUrl = true;
@@ -98,7 +99,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     'come from the registry rather than values.yaml.',
     '  http/port: serves HTTP on this port (Service, probes, metrics)',
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
-    '  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)',
+    '  signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
     '  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)',
     '  internet: egress to public addresses (networkPolicy.egress.internet)',

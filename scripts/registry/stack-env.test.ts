@@ -11,7 +11,7 @@ import { configSchema as monitorSchema } from '@evidence-record/monitor/config';
 import { configSchema as gatewaySchema } from '@evidence-record/gateway/config';
 import { configSchema as cliSchema, cliEnv, cliSettings, resolveConfig, UndeclaredSetting } from '@evidence-record/admin/config';
 import { repoRoot } from './generate';
-import { localStack, portVariable, programSettings, stackPorts, stackVariables, upOwnVariables, StackConfigRefused } from './stack-env';
+import { localStack, portVariable, programSettings, secretFiles, stackPorts, stackVariables, upOwnVariables, StackConfigRefused } from './stack-env';
 
 const exec = promisify(execFile);
 
@@ -71,7 +71,7 @@ describe('the stack configuration is derived from the programs', () => {
 
   it('sets nothing no program reads, but the ports up listens on and the database it creates', async () => {
     const variables = await stackVariables();
-    const secrets = { CURSOR_SECRET: 'c'.repeat(64), INTERNAL_SIGNING_KEYS: 'i'.repeat(64), UNSUBSCRIBE_SIGNING_KEY: 'u'.repeat(64), CONSOLE_SESSION_SECRET: 's'.repeat(64) };
+    const secrets = Object.fromEntries(Object.keys(secretFiles).map((name) => [name, 'k'.repeat(64)]));
     const own = upOwnVariables();
     expect(Object.keys(localStack({}, secrets, variables)).filter((n) => !variables.has(n) && !own.has(n))).toEqual([]);
   });
@@ -106,7 +106,8 @@ describe('npm run up writes every setting it runs the stack with', () => {
   it('keeps the run directory and every file in it to its owner, whatever the umask', async () => {
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const entries = await readdir(dir);
-    expect(entries.sort()).toEqual(['console-session-secret', 'cursor-secret', 'demo-key', 'internal-signing-key', 'stack.env', 'unsubscribe-key']);
+    // One signing key per service that verifies (decision 0313): each service's own.
+    expect(entries.sort()).toEqual(['console-session-secret', 'cursor-secret', 'demo-key', 'ledger-signing-key', 'mcp-signing-key', 'record-signing-key', 'signals-signing-key', 'stack.env', 'unsubscribe-key', 'watch-signing-key']);
     for (const entry of entries) expect((await stat(join(dir, entry))).mode & 0o777, entry).toBe(0o600);
   });
 });

@@ -26,7 +26,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { formatStackEnv, StackValueRefused } from '@evidence-record/platform';
-import { callersOf, registry, services, startWaves, urlEnvName, type ServiceEntry } from '@evidence-record/registry';
+import { callersOf, registry, services, signingKeysEnvName, startWaves, urlEnvName, verifyingServices, type ServiceEntry } from '@evidence-record/registry';
 import { DEFAULT_DEMO_SOURCES_PORT } from '@evidence-record/demo-sources/config';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -96,15 +96,16 @@ export const otherPorts: Readonly<Record<string, number>> = {
   DEMO_SOURCES_PORT: DEFAULT_DEMO_SOURCES_PORT,
 };
 
-/** What `up` keeps in files of the run directory, made once. */
-export const secretFiles = {
+/** What `up` keeps in files of the run directory, made once: a variable's name and its file. */
+export const secretFiles: Readonly<Record<string, string>> = {
   CURSOR_SECRET: 'cursor-secret',
-  INTERNAL_SIGNING_KEYS: 'internal-signing-key',
+  // The gateway signs what it forwards with each service's own key (decision 0313): a file per service that verifies.
+  ...Object.fromEntries(verifyingServices().map((name) => [signingKeysEnvName(name), `${name}-signing-key`])),
   UNSUBSCRIBE_SIGNING_KEY: 'unsubscribe-key',
   // Signs the review console's sessions: a file, never a database row (issue 26).
   CONSOLE_SESSION_SECRET: 'console-session-secret',
-} as const;
-export type Secrets = Record<keyof typeof secretFiles, string>;
+};
+export type Secrets = Record<string, string>;
 
 /** A configuration the local stack cannot run with (a port out of range or used twice): up.sh stops with the message. */
 export class StackConfigRefused extends Error {
@@ -197,8 +198,8 @@ export function prepareRunDir(runDir: string): Secrets {
     if (stat.isFile()) chmodSync(path, 0o600);
     else if (stat.isDirectory()) chmodSync(path, 0o700);
   }
-  const secrets = {} as Secrets;
-  for (const [name, file] of Object.entries(secretFiles) as Array<[keyof Secrets, string]>) {
+  const secrets: Secrets = {};
+  for (const [name, file] of Object.entries(secretFiles)) {
     const path = join(runDir, file);
     try {
       writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });

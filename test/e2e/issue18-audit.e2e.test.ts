@@ -8,6 +8,7 @@ import { call as callGateway } from '@evidence-record/test-support/client';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { customer, query } from '../resilience/support/operator';
 import { signedAsGateway } from '@evidence-record/test-support/signing';
+import { signingKeysEnvName } from '@evidence-record/registry';
 
 /**
  * Issue 18's audit findings, each against the running stack (separate
@@ -180,7 +181,7 @@ describe('no way around the gateway', () => {
   } as const;
 
   it.each(Object.keys(probes) as Array<keyof typeof probes>)(
-    '%s: refuses a direct call unsigned, forged, signed with another key, replayed late or altered after signing; answers the gateway\'s signature',
+    '%s: refuses a direct call unsigned, forged, signed with another key or for another service, replayed (late or at once) or altered after signing; answers the gateway\'s signature once',
     async (name) => {
       const [method, path] = probes[name];
       const c = await customer(stack, { plan: 'pro', scopes, account: true, name: `direct ${name}` });
@@ -189,15 +190,23 @@ describe('no way around the gateway', () => {
       const mcpHeaders: Record<string, string> = name === 'mcp' ? { authorization: `Bearer ${c.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' } : {};
       const body = name === 'mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined;
       const send = async (headers: Record<string, string>) => (await fetch(`http://127.0.0.1:${stack.ports[name]}${path}`, { method, headers: { ...mcpHeaders, ...headers }, body })).status;
-      const key = stack.env.INTERNAL_SIGNING_KEYS!;
+      const key = stack.env[signingKeysEnvName(name)]!;
+      const other = name === 'record' ? 'watch' : 'record';
+      const as = (opts: { key?: string; service?: string; at?: number } = {}) =>
+        signedAsGateway(opts.service ?? name, method, path, { headers: { ...mcpHeaders, ...identity }, ...(body === undefined ? {} : { body }), key: opts.key ?? key, ...(opts.at === undefined ? {} : { at: opts.at }) });
 
       expect(await send({}), 'unsigned').toBe(401);
       expect(await send(identity), 'forged identity').toBe(401);
-      expect(await send(signedAsGateway(method, path, identity, 'not-the-gateway-key-0123456789abcdef')), 'another key').toBe(401);
-      expect(await send(signedAsGateway(method, path, identity, key, Date.now() - 60_000)), 'replayed a minute late').toBe(401);
-      const valid = signedAsGateway(method, path, identity, key);
+      expect(await send(as({ key: 'not-the-gateway-key-0123456789abcdef' })), 'another key').toBe(401);
+      // Each service holds only its own key: another service's key signs nothing this one accepts, nor does a
+      // signature made (with this key) for another service.
+      expect(await send(as({ key: stack.env[signingKeysEnvName(other)]! })), "another service's key").toBe(401);
+      expect(await send(as({ service: other })), 'signed for another service').toBe(401);
+      expect(await send(as({ at: Date.now() - 60_000 })), 'replayed a minute late').toBe(401);
+      const valid = as();
       expect(await send({ ...valid, 'x-er-account-id': 'acc_zzzzzzzzzzzz' }), 'altered after signing').toBe(401);
       expect(await send(valid), 'signed by the gateway').toBe(200);
+      expect(await send(valid), 'the same signature again at once').toBe(401);
       // Probes and scrapes stay open to the cluster.
       for (const open of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`http://127.0.0.1:${stack.ports[name]}${open}`)).status, open).toBe(200);
     },

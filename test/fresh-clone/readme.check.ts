@@ -191,9 +191,9 @@ describe('the README on a fresh clone', () => {
   it('`config show` prints the stack\'s configuration, secrets masked', async () => {
     const r = await run('npm run -s admin -- config show --json', userEnv(), 60_000);
     const shown = lastJson(r.stdout);
-    expect(shown).toMatchObject({ file: join(clone, '.run', 'stack.env'), MONITOR_ALLOW_LOCALHOST: '1', DSLD_BASE_URL: `http://127.0.0.1:${ports.DEMO_SOURCES_PORT}/dsld/v9`, REDIS_PREFIX: isolation.REDIS_PREFIX, INTERNAL_SIGNING_KEYS: '***', CURSOR_SECRET: '***' });
+    expect(shown).toMatchObject({ file: join(clone, '.run', 'stack.env'), MONITOR_ALLOW_LOCALHOST: '1', DSLD_BASE_URL: `http://127.0.0.1:${ports.DEMO_SOURCES_PORT}/dsld/v9`, REDIS_PREFIX: isolation.REDIS_PREFIX, WATCH_SIGNING_KEYS: '***', CURSOR_SECRET: '***' });
     const file = parseEnv(await readFile(join(clone, '.run', 'stack.env'), 'utf8')) as Record<string, string>;
-    expect(r.stdout).not.toContain(file.INTERNAL_SIGNING_KEYS!);
+    expect(r.stdout).not.toContain(file.WATCH_SIGNING_KEYS!);
   });
 
   it('keeps .run to its owner: every file 600, every folder 700, whatever the umask', async () => {

@@ -9,14 +9,15 @@ import { startProcess } from './support';
  * naming that variable: no stack trace, and never the value (a URL may
  * carry a password).
  */
-const KEYS = { INTERNAL_SIGNING_KEYS: 's'.repeat(40) };
+/** Each service's own signing keys; the gateway holds every one (decision 0313). */
+const KEYS = (...names: string[]) => Object.fromEntries(names.map((n) => [`${n.toUpperCase()}_SIGNING_KEYS`, `${n}-`.padEnd(40, 's')]));
 const valid: Record<ServiceName, NodeJS.ProcessEnv> = {
-  gateway: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', ...KEYS },
-  record: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS },
-  signals: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CURSOR_SECRET: 'x'.repeat(40), ...KEYS },
-  ledger: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS },
-  watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ...KEYS },
-  mcp: { ...KEYS },
+  gateway: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', REDIS_URL: 'redis://127.0.0.1:1', ...KEYS('record', 'signals', 'ledger', 'watch', 'mcp') },
+  record: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS('record') },
+  signals: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CURSOR_SECRET: 'x'.repeat(40), ...KEYS('signals') },
+  ledger: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...KEYS('ledger') },
+  watch: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1', ...KEYS('watch') },
+  mcp: { ...KEYS('mcp') },
   'email-worker': { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', NATS_URL: 'nats://127.0.0.1:1' },
   console: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
   monitor: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
@@ -38,9 +39,11 @@ const cases: Array<[ServiceName, string, NodeJS.ProcessEnv, string]> = [
   ['watch', 'LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ['mcp', 'OTEL_EXPORTER_OTLP_ENDPOINT not a URL', { OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
   ['signals', 'PORT not a number', { PORT: 'eighty' }, 'PORT'],
-  ['record', 'INTERNAL_SIGNING_KEYS missing', { INTERNAL_SIGNING_KEYS: undefined }, 'INTERNAL_SIGNING_KEYS: required, but not set'],
-  ['gateway', 'INTERNAL_SIGNING_KEYS too short', { INTERNAL_SIGNING_KEYS: `short,${'k'.repeat(40)}` }, 'INTERNAL_SIGNING_KEYS'],
-  ['mcp', 'three INTERNAL_SIGNING_KEYS', { INTERNAL_SIGNING_KEYS: ['a', 'b', 'c'].map((c) => c.repeat(40)).join(',') }, 'INTERNAL_SIGNING_KEYS'],
+  ['record', 'RECORD_SIGNING_KEYS missing', { RECORD_SIGNING_KEYS: undefined }, 'RECORD_SIGNING_KEYS: required, but not set'],
+  ['gateway', 'WATCH_SIGNING_KEYS missing', { WATCH_SIGNING_KEYS: undefined }, 'WATCH_SIGNING_KEYS: required, but not set'],
+  ['gateway', 'SIGNALS_SIGNING_KEYS too short', { SIGNALS_SIGNING_KEYS: `short,${'k'.repeat(40)}` }, 'SIGNALS_SIGNING_KEYS'],
+  ['mcp', 'three MCP_SIGNING_KEYS', { MCP_SIGNING_KEYS: ['a', 'b', 'c'].map((c) => c.repeat(40)).join(',') }, 'MCP_SIGNING_KEYS'],
+  ['monitor', 'MONITOR_CHECK_DEADLINE_MS over half the lease', { MONITOR_LEASE_MS: '60000', MONITOR_CHECK_DEADLINE_MS: '45000' }, 'MONITOR_CHECK_DEADLINE_MS: at most half of MONITOR_LEASE_MS'],
   ['watch', 'LISTEN_HOST not an address', { LISTEN_HOST: 'all-interfaces' }, 'LISTEN_HOST'],
   ['gateway', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],
   ['email-worker', 'no unsubscribe signing key in production', { NODE_ENV: 'production' }, 'UNSUBSCRIBE_SIGNING_KEY: required in production'],

@@ -4,7 +4,7 @@ import { Metrics, createLogger, createPool, type Pool } from '@evidence-record/p
 import { connectRedis } from '@evidence-record/gateway';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { ADMIN_DATABASE_URL, NATS_URL } from '@evidence-record/test-support/infra';
-import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
+import { signedAsGateway, testSigningEnv } from '@evidence-record/test-support/signing';
 import { freePort, type ServiceName } from '@evidence-record/test-support/stack';
 import { insertBrand, insertCustomer, insertProduct, insertWatch, relayOutbox, releaseSignal } from '@evidence-record/test-support/watch-fixtures';
 import { deleteStreams, startFanout } from '@evidence-record/test-support/email-worker';
@@ -39,7 +39,7 @@ const closedPort = () => freePort();
 
 async function spawnListening(name: ServiceName, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   const port = await freePort();
-  const proc = { ...startProcess(name, { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), LOG_LEVEL: 'warn', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY, ...env }), port };
+  const proc = { ...startProcess(name, { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', PORT: String(port), LOG_LEVEL: 'warn', ...testSigningEnv(name), ...env }), port };
   processes.push(proc);
   // /healthz answers as soon as it listens, whatever its dependencies do.
   await waitFor(`${name} to listen`, async () => (await request(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status === 200, 30_000, 100);
@@ -52,7 +52,7 @@ describe('dependency errors are counted where they happen', () => {
     gone.pathname = `/er_missing_${randomBytes(4).toString('hex')}`;
     const proc = await spawnListening('record', { DATABASE_URL: gone.toString() });
     expect((await request(`http://127.0.0.1:${proc.port}/readyz`)).status).toBe(503);
-    const answer = await request(`http://127.0.0.1:${proc.port}/api/v1/record/version`, { headers: signedAsGateway('GET', '/api/v1/record/version', { 'x-request-id': `req_${randomBytes(12).toString('hex')}` }) });
+    const answer = await request(`http://127.0.0.1:${proc.port}/api/v1/record/version`, { headers: signedAsGateway('record', 'GET', '/api/v1/record/version', { headers: { 'x-request-id': `req_${randomBytes(12).toString('hex')}` } }) });
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'internal_error' } });
     const { samples } = await scrape(proc.port);

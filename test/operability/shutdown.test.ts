@@ -116,7 +116,7 @@ async function expectDrain(proc: ServiceProcess, inFlight: Promise<HttpAnswer>, 
 /** A direct call to a backend, as the gateway makes it (its identity headers, its kept-alive agent). */
 function call(proc: ServiceProcess, path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   // Straight to the service, signed as the gateway signs what it forwards.
-  return request(`http://127.0.0.1:${proc.port}${path}`, { headers: signedAsGateway('GET', path, { 'x-request-id': `req_${randomBytes(12).toString('hex')}`, ...headers }), agent: new http.Agent({ keepAlive: true }) });
+  return request(`http://127.0.0.1:${proc.port}${path}`, { headers: signedAsGateway(proc.name, 'GET', path, { headers: { 'x-request-id': `req_${randomBytes(12).toString('hex')}`, ...headers } }), agent: new http.Agent({ keepAlive: true }) });
 }
 
 describe('SIGTERM drains each service', () => {
@@ -211,11 +211,12 @@ describe('SIGTERM drains each service', () => {
     const port = await freePort();
     const proc = await start('mcp', { GATEWAY_URL: `http://127.0.0.1:${(slowGateway.address() as AddressInfo).port}`, MCP_ALLOWED_HOSTS: `127.0.0.1:${port}` }, port);
     const { key } = generateKey('test');
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } });
     const inFlight = request(`http://127.0.0.1:${port}/mcp`, {
       method: 'POST',
       // Straight to the MCP service, signed as the gateway signs what it forwards.
-      headers: signedAsGateway('POST', '/mcp', { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } }),
+      headers: signedAsGateway('mcp', 'POST', '/mcp', { headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, body }),
+      body,
       agent: new http.Agent({ keepAlive: true }),
     });
     const answer = await expectDrain(proc, inFlight, async () => arrivedFlag, async () => release.open());

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { launch, type ServiceName } from '@evidence-record/test-support/launcher';
 export { waitFor } from '@evidence-record/test-support/wait';
-import { TEST_SIGNING_KEY } from '@evidence-record/test-support/signing';
+import { testSigningEnv } from '@evidence-record/test-support/signing';
 
 /** One sample of the Prometheus text format. */
 export interface Sample {
@@ -75,7 +75,7 @@ export interface ServiceProcess {
 
 /** One service's real entrypoint as a child process, ready when /readyz answers 200. */
 export async function spawnService(name: ServiceName, port: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-  const p = launch({ service: name, port, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY, ...env } });
+  const p = launch({ service: name, port, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...testSigningEnv(name), ...env } });
   try {
     await p.ready();
   } catch (err) {

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { service, services, startWaves, urlEnvName, type ServiceName } from '@evidence-record/registry';
+import { service, services, signingKeysEnvName, startWaves, urlEnvName, verifyingServices, type ServiceName } from '@evidence-record/registry';
 
 /**
  * The one way tests, benchmarks and the image check start a service of the
@@ -299,8 +300,11 @@ export interface StackEnvOptions {
   consoleSessionSecret: string;
   /** Signs and verifies alert emails' unsubscribe links (required in production); tests that mint tokens read it back from the env. */
   unsubscribeKey: string;
-  /** INTERNAL_SIGNING_KEYS: the gateway signs what it forwards, every service verifies (decision 0313); tests that call a service directly read it back. */
-  internalSigningKeys: string;
+  /**
+   * `<NAME>_SIGNING_KEYS` of each service that verifies (decision 0313; newSigningKeys()): the gateway signs what it
+   * forwards with them, each service verifies with its own; tests that call a service directly read them back.
+   */
+  signingKeys: Record<string, string>;
   nodeEnv: string;
   logLevel: string;
   mailFrom: string;
@@ -327,7 +331,7 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     CURSOR_SECRET: o.cursorSecret,
     CONSOLE_SESSION_SECRET: o.consoleSessionSecret,
     UNSUBSCRIBE_SIGNING_KEY: o.unsubscribeKey,
-    INTERNAL_SIGNING_KEYS: o.internalSigningKeys,
+    ...Object.fromEntries(Object.entries(o.signingKeys).map(([name, key]) => [signingKeysEnvName(name), key])),
     SMTP_URL: o.smtpUrl,
     MAIL_FROM: o.mailFrom,
     ...serviceUrls(o.ports),
@@ -339,6 +343,11 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     // writes .run/stack.env); a test stack's tools read this environment only.
     ER_RUN_DIR: join(tmpdir(), 'er-test-stack-has-no-stack-file'),
   };
+}
+
+/** A random signing key for each service that verifies signed requests (one stack's keys). */
+export function newSigningKeys(): Record<string, string> {
+  return Object.fromEntries(verifyingServices().map((name) => [name, randomBytes(32).toString('hex')]));
 }
 
 /** A free port for each service of the registry. */

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { service, serviceNames, type ServiceName } from '@evidence-record/registry';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
 import { NATS_URL, REDIS_URL } from './infra';
-import { freePorts, imageCommand, launchReady, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
+import { freePorts, imageCommand, launchReady, newSigningKeys, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
 import { TestSmtpServer } from './smtp';
 
 const exec = promisify(execFile);
@@ -67,8 +67,8 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     cursorSecret: randomBytes(32).toString('hex'),
     consoleSessionSecret: randomBytes(32).toString('hex'),
     unsubscribeKey: randomBytes(32).toString('hex'),
-    // The gateway signs what it forwards; every service of this stack accepts only that (decision 0313).
-    internalSigningKeys: randomBytes(32).toString('hex'),
+    // The gateway signs what it forwards; every service of this stack accepts only that, with its own key (decision 0313).
+    signingKeys: newSigningKeys(),
     // The chart runs the image with NODE_ENV=production.
     nodeEnv: opts.image ? 'production' : 'test',
     logLevel: process.env.STACK_LOG_LEVEL ?? 'warn',

@@ -150,7 +150,7 @@ _registry.tpl.
 {{- end -}}
 {{- end -}}
 
-{{/* Name of the Secret holding INTERNAL_SIGNING_KEYS. */}}
+{{/* Name of the Secret holding each service's <NAME>_SIGNING_KEYS (one entry per service). */}}
 {{- define "er.signingSecretName" -}}
 {{- default (printf "%s-internal-signing" (include "er.fullname" .)) .Values.internalSigning.existingSecret -}}
 {{- end -}}
@@ -290,12 +290,12 @@ _registry.tpl.
       name: {{ include "er.consoleSessionSecretName" $root | quote }}
       key: {{ $v.consoleSessionSecret.key | quote }}
 {{- end }}
-{{- if $w.signing }}
-- name: INTERNAL_SIGNING_KEYS
+{{- range $w.signingKeys }}
+- name: {{ printf "%s_SIGNING_KEYS" (. | upper | replace "-" "_") }}
   valueFrom:
     secretKeyRef:
       name: {{ include "er.signingSecretName" $root | quote }}
-      key: {{ $v.internalSigning.key | quote }}
+      key: {{ . | quote }}
 {{- end }}
 {{- if $w.unsubscribe }}
 - name: UNSUBSCRIBE_SIGNING_KEY

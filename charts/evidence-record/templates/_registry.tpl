@@ -4,7 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
-  signing: gets INTERNAL_SIGNING_KEYS (the gateway signs, the services it calls verify)
+  signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
   consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)
   internet: egress to public addresses (networkPolicy.egress.internet)
@@ -18,7 +18,8 @@ record:
   http: true
   port: 8101
   database: true
-  signing: true
+  signingKeys:
+    - record
   callers:
     - gateway
 signals:
@@ -27,7 +28,8 @@ signals:
   database: true
   nats: true
   cursor: true
-  signing: true
+  signingKeys:
+    - signals
   publicBaseUrl: true
   callers:
     - gateway
@@ -35,7 +37,8 @@ ledger:
   http: true
   port: 8103
   database: true
-  signing: true
+  signingKeys:
+    - ledger
   callers:
     - gateway
 watch:
@@ -43,7 +46,8 @@ watch:
   port: 8104
   database: true
   nats: true
-  signing: true
+  signingKeys:
+    - watch
   callers:
     - gateway
 email-worker:
@@ -60,7 +64,12 @@ gateway:
   public: true
   database: true
   redis: true
-  signing: true
+  signingKeys:
+    - record
+    - signals
+    - ledger
+    - watch
+    - mcp
   unsubscribe: verify
   publicBaseUrl: true
   callers:
@@ -82,7 +91,8 @@ console:
 mcp:
   http: true
   port: 8105
-  signing: true
+  signingKeys:
+    - mcp
   callers:
     - gateway
   calls:

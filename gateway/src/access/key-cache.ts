@@ -24,8 +24,9 @@ interface Entry {
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<KeyRecord | null>>();
-  /** Bumped by every invalidation: a load that started before it must not be stored. */
+  /** Loads under way, each with the epoch it started in. */
+  private readonly inFlight = new Map<string, { epoch: number; loading: Promise<KeyRecord | null> }>();
+  /** Bumped by every invalidation: a load that started before it is neither stored nor joined by a later lookup. */
   private epoch = 0;
   private channelHealthy = false;
   private readonly maxAgeMs: number;
@@ -52,22 +53,29 @@ export class KeyCache {
       return entry.record;
     }
     this.misses++;
+    // Concurrent lookups share one load, but only one that started after the last invalidation: a row read
+    // before a revocation must not admit a request that arrived after it.
     const pending = this.inFlight.get(keyId);
-    if (pending) return pending;
-    const startedEpoch = this.epoch;
-    const loading = this.load(keyId).then(
+    if (pending && pending.epoch === this.epoch) return pending.loading;
+    const epoch = this.epoch;
+    const loading: Promise<KeyRecord | null> = this.load(keyId).then(
       (record) => {
-        this.inFlight.delete(keyId);
-        if (this.epoch === startedEpoch) this.store(keyId, { record, loadedAt: Date.now() });
+        this.landed(keyId, loading);
+        if (this.epoch === epoch) this.store(keyId, { record, loadedAt: Date.now() });
         return record;
       },
       (err: unknown) => {
-        this.inFlight.delete(keyId);
+        this.landed(keyId, loading);
         throw err;
       },
     );
-    this.inFlight.set(keyId, loading);
+    this.inFlight.set(keyId, { epoch, loading });
     return loading;
+  }
+
+  /** A finished load leaves the in-flight map, unless a newer load of the same key has taken its place. */
+  private landed(keyId: string, loading: Promise<KeyRecord | null>): void {
+    if (this.inFlight.get(keyId)?.loading === loading) this.inFlight.delete(keyId);
   }
 
   /** A key id, or `org:<orgId>` for every key of an organisation. */

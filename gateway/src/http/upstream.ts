@@ -24,11 +24,13 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'pr
 const EMPTY = Buffer.alloc(0);
 
 export interface ForwardOptions {
+  /** The service asked (the registry's name): its key signs the request. */
+  service: string;
   target: string;
   method: string;
   /** Path and query as the service is asked. */
   path: string;
-  /** The request headers for the upstream: hop-by-hop ones are dropped, Content-Length is set from the body, the signature is added. */
+  /** The request headers for the upstream, completed in place: hop-by-hop ones are dropped, Content-Length is set from the body, the signature headers are added. */
   headers: Record<string, string>;
   body: Buffer;
   timeoutMs: number;
@@ -116,22 +118,25 @@ class Call implements Dispatcher.DispatchHandler {
  */
 export class Upstreams {
   private readonly upstreams = new Map<string, { pool: Pool; origin: string; prefix: string }>();
-  private readonly signingKey: string;
+  private readonly signingKeys: Readonly<Record<string, string>>;
   private readonly socketTimeoutMs: number;
 
-  constructor(opts: { socketTimeoutMs: number; signingKey: string }) {
-    this.signingKey = opts.signingKey;
+  /** `signingKeys` (one per service) sign every forwarded request, so that the service knows the gateway sent it (decision 0313). */
+  constructor(opts: { socketTimeoutMs: number; signingKeys: Readonly<Record<string, string>> }) {
+    this.signingKeys = opts.signingKeys;
     this.socketTimeoutMs = opts.socketTimeoutMs;
   }
 
   forward(opts: ForwardOptions): Promise<UpstreamAnswer> {
+    const key = this.signingKeys[opts.service];
+    if (key === undefined) return Promise.reject(new UpstreamError('unreachable', `no signing key for ${opts.service}`));
     const headers = opts.headers;
     for (const name of Object.keys(headers)) if (HOP_BY_HOP.has(name)) delete headers[name];
     if (opts.body.length > 0) headers['content-length'] = String(opts.body.length);
     else delete headers['content-length'];
     const upstream = this.upstream(opts.target);
     const path = upstream.prefix + opts.path;
-    signRequest(this.signingKey, opts.method, path, headers);
+    signRequest(key, { service: opts.service, method: opts.method, pathAndQuery: path, body: opts.body }, headers);
     return new Promise<UpstreamAnswer>((resolve, reject) => {
       const call = new Call(opts.maxBytes ?? 4 * 1024 * 1024, opts.timeoutMs, resolve, reject);
       upstream.pool.dispatch({ origin: upstream.origin, method: opts.method as Dispatcher.HttpMethod, path, headers, body: opts.body.length > 0 ? opts.body : null }, call);

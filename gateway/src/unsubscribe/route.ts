@@ -189,6 +189,7 @@ async function unwatch(
 ): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null } | 'older_than_watch'> {
   const issued: Record<string, string> = claims.issuedAtMs === null ? {} : { [h.unsubscribeIssuedAt]: String(claims.issuedAtMs) };
   const answer = await gw.upstreams.forward({
+    service: 'watch',
     target: gw.config.upstreams.watch,
     method: 'POST',
     path: `/internal/unsubscribe/${claims.productId}`,

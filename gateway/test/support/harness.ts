@@ -10,8 +10,14 @@ import { freePort } from '@evidence-record/test-support/launcher';
 
 export { REDIS_URL };
 
-/** The key gateway tests sign with; a fake upstream given it verifies like a real service. */
-export const TEST_SIGNING_KEY = 'gateway-test-signing-key-0123456789abcdef';
+/** The key gateway tests sign each service's requests with (one per service); a fake upstream given its own verifies like a real service. */
+export const testSigningKeys: GatewayConfig['signingKeys'] = {
+  record: 'gateway-test-record-signing-key-0123456789abcdef',
+  signals: 'gateway-test-signals-signing-key-0123456789abcdef',
+  ledger: 'gateway-test-ledger-signing-key-0123456789abcdef',
+  watch: 'gateway-test-watch-signing-key-0123456789abcdef',
+  mcp: 'gateway-test-mcp-signing-key-0123456789abcdef',
+};
 
 /** A gateway's configuration for a test; `mcpSite`, unless given, is the host it listens on (see startGateway). */
 export type TestGatewayConfig = Omit<GatewayConfig, 'mcpSite'> & Partial<Pick<GatewayConfig, 'mcpSite'>>;
@@ -27,7 +33,7 @@ export function gatewayConfig(opts: { databaseUrl: string; redisPrefix: string; 
     logLevel: process.env.GATEWAY_TEST_LOG_LEVEL ?? 'silent',
     shutdownGraceMs: 1000,
     publicBaseUrl: 'http://127.0.0.1:8080',
-    internalSigningKeys: [TEST_SIGNING_KEY],
+    signingKeys: testSigningKeys,
     ...opts,
   };
 }

@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { buildAnswer, capabilityList, Refusal, type CapabilityRow, type RecordState, type ServiceName } from '@evidence-record/contract';
-import { createLogger, createServiceApp, finishServiceApp, Metrics, mountCapability, requireGatewaySignature, type CapabilityHandler } from '@evidence-record/platform';
-import { TEST_SIGNING_KEY } from './harness';
+import { createLogger, createServiceApp, finishServiceApp, Metrics, mountCapability, requireGatewaySignature, signedBody, type CapabilityHandler } from '@evidence-record/platform';
+import { testSigningKeys } from './harness';
 
 /**
  * Small real upstream services for gateway tests: the platform's own
@@ -139,7 +139,7 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
   const log = createLogger('fake-upstream', 'silent');
   for (const service of ['record', 'signals', 'ledger', 'watch'] as const) {
     // They verify the gateway's signature like the real services: every gateway test forwards signed requests.
-    const opts = { name: service, log, metrics: new Metrics(service), readiness: async () => undefined, recordVersion: async () => record.record_version, internalAuth: { keys: [TEST_SIGNING_KEY] } };
+    const opts = { name: service, log, metrics: new Metrics(service), readiness: async () => undefined, recordVersion: async () => record.record_version, internalAuth: { service, keys: [testSigningKeys[service]] } };
     const app = createServiceApp(opts);
     app.use((req, res, next) => {
       const entry: SeenRequest = { capability: req.path, headers: { ...req.headers }, body: undefined };
@@ -155,8 +155,8 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
     urls[service] = urlOf(s);
   }
   const mcp = express();
-  mcp.use(requireGatewaySignature({ keys: [TEST_SIGNING_KEY] }));
-  mcp.use(express.raw({ type: () => true, limit: 16384 }));
+  mcp.use(requireGatewaySignature({ service: 'mcp', keys: [testSigningKeys.mcp] }));
+  mcp.use(express.raw({ type: () => true, limit: 16384, inflate: false, verify: signedBody }));
   mcp.all('/mcp', (req, res) => {
     seen.push({ capability: 'mcp', headers: { ...req.headers }, body: req.body?.length ? JSON.parse(req.body.toString()) : null });
     if (req.method === 'GET') return void res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });

@@ -7,7 +7,7 @@ import { dsldLabel } from './labels';
  * (`/dsld/v9/label/{id}`) and retailer pages with schema.org JSON-LD
  * (`/shop/{retailer}/{slug}`), with ETag / 304, robots.txt, and
  * per-path behaviours a test sets between checks (status, Retry-After,
- * delay, redirect, raw body). It ignores the Host header, so any number of
+ * delay, redirect, raw body, a body sent a byte at a time). It ignores the Host header, so any number of
  * host names resolved to it act as separate hosts.
  */
 export interface OfferSpec {
@@ -30,6 +30,8 @@ export interface Behaviour {
   redirectTo?: string;
   /** Write this many bytes of body (an oversized answer). */
   bytes?: number;
+  /** Send `body` one byte every `everyMs` (a slow body that never pauses long enough to trip a read timeout). */
+  trickleMs?: number;
   /** Answer only this many times, then fall back to the normal content. */
   times?: number;
 }
@@ -46,7 +48,8 @@ export interface SourceServer {
   robots: { body: string | null; status: number };
   /** Requests seen, per path (with the query string stripped). */
   hits: Map<string, number>;
-  requests: Array<{ path: string; headers: IncomingMessage['headers']; at: number }>;
+  /** Requests seen (`url`: path and query as sent). */
+  requests: Array<{ path: string; url: string; headers: IncomingMessage['headers']; at: number }>;
   labelUrl: (id: number) => string;
   offerUrl: (retailer: string, slug: string) => string;
   close: () => Promise<void>;
@@ -105,7 +108,7 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
     const path = (req.url ?? '/').split('?')[0]!;
     if (opts.control?.(req, res, path)) return;
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    if (!opts.generate && requests.length < 50_000) requests.push({ path, headers: req.headers, at: Date.now() });
+    if (!opts.generate && requests.length < 50_000) requests.push({ path, url: req.url ?? path, headers: req.headers, at: Date.now() });
     // A behaviour is used up when the request arrives, so a request after it is answered normally even while a delayed one is pending.
     const set = behaviours.get(path);
     const b = set && (set.times === undefined || set.times > 0) ? set : undefined;
@@ -131,6 +134,21 @@ export async function startSourceServer(opts: SourceServerOptions = {}): Promise
           };
           res.on('error', () => undefined);
           write();
+          return;
+        }
+        if (b.trickleMs) {
+          const body = Buffer.from(b.body ?? '');
+          res.writeHead(b.status ?? 200, { 'content-type': 'application/json', 'content-length': String(body.length), ...(b.headers ?? {}) });
+          let sent = 0;
+          const timer = setInterval(() => {
+            if (res.destroyed || sent >= body.length) {
+              clearInterval(timer);
+              if (!res.destroyed) res.end();
+              return;
+            }
+            res.write(body.subarray(sent, ++sent));
+          }, b.trickleMs);
+          res.once('close', () => clearInterval(timer));
           return;
         }
         if (b.status !== undefined || b.body !== undefined) {

@@ -4,8 +4,8 @@ import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platf
 
 const McpConfigSchema = z.object({
   ...baseEnv,
-  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
-  INTERNAL_SIGNING_KEYS: signingKeysEnv,
+  /** This service's keys (one, or two during a rotation): it accepts only requests the gateway signed with one of them (decision 0313). Required. */
+  MCP_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8105),
   /** Where tool calls go: the gateway's REST routes, so MCP is metered exactly like REST. */
   GATEWAY_URL: env.httpUrl.default('http://127.0.0.1:8080'),

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CACHE_CONTROL, MAX_BODY_BYTES, MCP_PROTOCOL_VERSIONS, headers, isJsonContentType, mcpSiteRefusal, newRequestId, requestIdPattern, type McpSitePolicy } from '@evidence-record/contract';
-import { SpanKind, extractTraceContext, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
+import { BodyDigestMismatch, SpanKind, extractTraceContext, sendUnsigned, signedBody, startSpan, type Logger, type TraceSpan } from '@evidence-record/platform';
 import { ExchangeTransport, type MessageLabels } from './exchange-transport';
 import type { RestAnswer } from './gateway-client';
 import type { ToolCallContext, ToolMeter } from './methods/tools-call';
@@ -109,6 +109,10 @@ function guard(opts: EndpointOptions): (req: Request, res: Response) => Exchange
 function bodyErrors(opts: EndpointOptions) {
   return (err: unknown, exchange: Exchange, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    if (err instanceof BodyDigestMismatch) {
+      opts.metrics.base.refusals.inc({ code: 'unsigned_request' });
+      return sendUnsigned(res);
+    }
     const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
     const code: HttpRefusalCode = type === 'entity.too.large' ? 'payload_too_large' : type === 'charset.unsupported' || type === 'encoding.unsupported' ? 'unsupported_media_type' : 'parse_error';
     opts.metrics.httpRefusals.inc({ code });
@@ -250,7 +254,9 @@ export function mountMcpEndpoint(app: express.Express, opts: EndpointOptions): v
   server.onerror = (err) => opts.log.debug({ err: err.message }, 'mcp protocol error');
   void server.connect(transport);
   const admit = guard(opts);
-  const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+  // The body read must be the one the gateway signed (decision 0313); compressed bodies are not taken, so the bytes
+  // checked are the bytes sent.
+  const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true, inflate: false, verify: signedBody });
   const refuseBody = bodyErrors(opts);
   const answer = serve(opts, transport);
   // One handler for the route: the router dispatches once per request rather than once per step.

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -405,6 +406,9 @@ describe('the HTTP surface', () => {
     expect(latin1.status).toBe(415);
     const utf8 = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(list) });
     expect(utf8.status).toBe(200);
+    // A compressed body is not decompressed: the gateway signs the bytes the service reads (decision 0313).
+    const gzipped = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, 'content-encoding': 'gzip' }, body: gzipSync(JSON.stringify(list)) });
+    expect(gzipped.status).toBe(415);
     const accept = await rawRequest(`${server.url}/mcp`, { headers: { ...mcpHeaders, ...bearer, accept: 'text/html' }, body: JSON.stringify(list) });
     expect(accept.status).toBe(406);
     expect(accept.json).toMatchObject({ error: { data: { code: 'not_acceptable' } } });

@@ -22,7 +22,7 @@ export async function startMcp(env: NodeJS.ProcessEnv): Promise<RunningMcp> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const host = `127.0.0.1:${port}`;
-  const config = loadMcpConfig({ MCP_ALLOWED_HOSTS: `${host},localhost:${port}`, INTERNAL_SIGNING_KEYS: 'mcp-test-signing-key-'.padEnd(40, 'x'), ...env });
+  const config = loadMcpConfig({ MCP_ALLOWED_HOSTS: `${host},localhost:${port}`, MCP_SIGNING_KEYS: 'mcp-test-signing-key-'.padEnd(40, 'x'), ...env });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -3,8 +3,8 @@ import { generateKey } from '@evidence-record/contract';
 import { freePort, launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { StandinGateway } from './standin-gateway';
-import { rawRequest, rpc } from './harness';
-import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
+import { mcpHeaders, rawRequest, rpc } from './harness';
+import { signedAsGateway, testSigningEnv } from '@evidence-record/test-support/signing';
 
 /**
  * The real entrypoint as a process: on SIGTERM it stops taking requests,
@@ -23,7 +23,7 @@ beforeAll(async () => {
   proc = await launchReady({
     service: 'mcp',
     port,
-    env: { PATH: process.env.PATH, GATEWAY_URL: gateway.url, MCP_ALLOWED_HOSTS: `127.0.0.1:${port}`, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY },
+    env: { PATH: process.env.PATH, GATEWAY_URL: gateway.url, MCP_ALLOWED_HOSTS: `127.0.0.1:${port}`, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info', ...testSigningEnv('mcp') },
   });
 });
 
@@ -36,7 +36,8 @@ describe('graceful shutdown', () => {
   it('finishes an in-flight tool call after SIGTERM, then exits 0', async () => {
     gateway.delayMs = 1500;
     const calledBefore = gateway.calls.length;
-    const inFlight = rpc(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } }, signedAsGateway('POST', '/mcp', { authorization: `Bearer ${key}` }));
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record.version', arguments: {} } };
+    const inFlight = rpc(url, message, signedAsGateway('mcp', 'POST', '/mcp', { headers: { ...mcpHeaders, authorization: `Bearer ${key}` }, body: JSON.stringify(message) }));
     // SIGTERM once the call is in flight: the gateway stand-in has received its REST call.
     await waitFor('the tool call to reach the gateway', () => gateway.calls.length > calledBefore, 20_000, 20);
     proc.child.kill('SIGTERM');

@@ -4,12 +4,13 @@ import { startSpan, type Logger, type Pool, type PoolClient } from '@evidence-re
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
 import { labelCaptureOf } from './label-capture';
-import { FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
+import { Deadline, FetchFailure, type Fetcher, type FetchedResponse } from './fetcher';
 import { claimHost, releaseHost, releaseLease, type LeasedSource } from './leases';
 import type { MonitorMetrics } from './metrics';
 import { parseOfferBlocks, parseOfferPage, type OfferReading } from './offers';
 import type { RobotsCache } from './robots';
-import type { MonitorSettings } from './settings';
+import { dropDsldKeyOffOrigin, withDsldKey } from './dsld-key';
+import { checkDeadlineMs, type MonitorSettings } from './settings';
 import type { CheckRecorder } from './recorder';
 import { hostKey } from './sources';
 import type { IngredientNames } from './synonyms';
@@ -32,7 +33,8 @@ export interface MonitorDeps {
 type Parsed = { kind: 'dsld_label'; reading: DsldReading } | { kind: 'offer_page'; reading: OfferReading };
 
 export type Reading =
-  | { outcome: 'unreadable'; reason: string; status: number | null; retryAfterMs: number | null }
+  /** `retryAfterHost`: the host (host:port) whose Retry-After `retryAfterMs` is; only that host waits it. */
+  | { outcome: 'unreadable'; reason: string; status: number | null; retryAfterMs: number | null; retryAfterHost?: string }
   | { outcome: 'empty'; reason: string; status: number | null; evidence: Evidence | null; retryAfterMs: null }
   | {
       outcome: 'valid';
@@ -81,21 +83,26 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
   let reading: Reading;
   // Hosts a redirect led to: their slots are taken for the rest of the read and given back with the source's.
   const redirectHosts: string[] = [];
+  // One deadline for everything the check asks the network, well inside the lease (robots.txt and redirects included).
+  const deadline = new Deadline(checkDeadlineMs(deps.settings));
   try {
-    reading = await read(deps, src, redirectHosts);
+    reading = await read(deps, src, redirectHosts, deadline);
   } catch (err) {
     if (err instanceof RedirectHostBusy) {
-      await releaseHosts(deps, [src.host, ...redirectHosts], 0);
+      await releaseHosts(deps, [src.host, ...redirectHosts], null);
       await releaseLease(deps.pool, src.source_id, src.lease_token);
       span.end({ attributes: { 'er.outcome': 'host_busy' } });
       log?.info({ reason: err.message }, 'check given back: a redirect led to a busy host');
       return null;
     }
     reading = { outcome: 'unreadable', reason: `internal: ${(err as Error).message}`.slice(0, 300), status: null, retryAfterMs: null };
+  } finally {
+    deadline.clear();
   }
   const durationMs = Math.round(performance.now() - started);
   try {
-    await releaseHosts(deps, [src.host, ...redirectHosts], reading.retryAfterMs ?? 0);
+    const retryAfter = reading.outcome === 'unreadable' && reading.retryAfterMs && reading.retryAfterHost ? { host: reading.retryAfterHost, ms: reading.retryAfterMs } : null;
+    await releaseHosts(deps, [src.host, ...redirectHosts], retryAfter);
     deps.metrics?.fetchSeconds.observe({ kind: src.kind }, durationMs / 1000);
     const summary = await deps.recorder.record(src, reading, durationMs);
     deps.metrics?.checks.inc({ kind: src.kind, outcome: summary.outcome });
@@ -110,17 +117,13 @@ export async function performCheck(deps: MonitorDeps, src: LeasedSource): Promis
   }
 }
 
-/** Frees host slots; the next request to each waits the interval, or a longer Retry-After. */
-async function releaseHosts(deps: MonitorDeps, hosts: string[], retryAfter: number): Promise<void> {
-  for (const host of hosts) await releaseHost(deps.pool, host, deps.owner, Math.max(deps.settings.MONITOR_HOST_INTERVAL_MS, retryAfter));
-}
-
-/** The URL requested: a DSLD label gets the data.gov key as DSLD's `api_key` parameter (never stored, never logged). */
-function requestUrl(deps: MonitorDeps, src: LeasedSource): string {
-  if (src.kind !== 'dsld_label' || !deps.settings.DSLD_API_KEY) return src.url;
-  const u = new URL(src.url);
-  u.searchParams.set('api_key', deps.settings.DSLD_API_KEY);
-  return u.toString();
+/**
+ * Frees host slots; the next request to each waits the interval, and the host that answered with a Retry-After
+ * waits that (when longer). The other hosts of a redirect chain did not ask for it.
+ */
+async function releaseHosts(deps: MonitorDeps, hosts: string[], retryAfter: { host: string; ms: number } | null): Promise<void> {
+  const interval = deps.settings.MONITOR_HOST_INTERVAL_MS;
+  for (const host of hosts) await releaseHost(deps.pool, host, deps.owner, host === retryAfter?.host ? Math.max(interval, retryAfter.ms) : interval);
 }
 
 export function retryAfterMs(value: string | undefined, now: Date): number | null {
@@ -130,11 +133,10 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now.getTime()), 86_400_000);
 }
 
-async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[]): Promise<Reading> {
-  const now = deps.now?.() ?? new Date();
+async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[], deadline: Deadline): Promise<Reading> {
   let res: FetchedResponse;
   try {
-    if (!(await deps.robots.allowed(src.url))) return { outcome: 'unreadable', reason: 'robots.txt disallows this address for the monitor', status: null, retryAfterMs: null };
+    if (!(await deps.robots.allowed(src.url, deadline))) return { outcome: 'unreadable', reason: 'robots.txt disallows this address for the monitor', status: null, retryAfterMs: null };
     const headers: Record<string, string> = {};
     if (src.last_evidence_sha256) {
       if (src.etag) headers['if-none-match'] = src.etag;
@@ -142,14 +144,16 @@ async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[
     }
     // A redirect to another host is a request to that host: it takes that host's slot and obeys its robots.txt.
     const beforeRedirect = async (next: URL) => {
+      if (src.kind === 'dsld_label') dropDsldKeyOffOrigin(deps.settings, next);
       const host = hostKey(next);
       if (host !== src.host && !redirectHosts.includes(host)) {
         if (!(await claimHost(deps.pool, host, deps.owner, deps.settings.MONITOR_LEASE_MS))) throw new RedirectHostBusy(`${host} is busy`);
         redirectHosts.push(host);
       }
-      if (!(await deps.robots.allowed(next.toString()))) throw new FetchFailure('robots_disallowed', `robots.txt disallows ${next.origin}${next.pathname} for the monitor`);
+      if (!(await deps.robots.allowed(next.toString(), deadline))) throw new FetchFailure('robots_disallowed', `robots.txt disallows ${next.origin}${next.pathname} for the monitor`);
     };
-    res = await deps.fetcher.get(requestUrl(deps, src), headers, beforeRedirect);
+    const url = src.kind === 'dsld_label' ? withDsldKey(deps.settings, src.url) : src.url;
+    res = await deps.fetcher.get(url, { headers, deadline, beforeRedirect });
   } catch (err) {
     if (err instanceof FetchFailure) return { outcome: 'unreadable', reason: `${err.code}: ${err.message}`.slice(0, 300), status: null, retryAfterMs: null };
     throw err;
@@ -165,7 +169,9 @@ async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[
   }
   if (status === 404 || status === 410) return { outcome: 'empty', reason: `not found (${status})`, status, evidence: null, retryAfterMs: null };
   if (status === 429 || status === 503) {
-    return { outcome: 'unreadable', reason: status === 429 ? 'rate limited (429)' : 'unavailable (503)', status, retryAfterMs: retryAfterMs(res.headers['retry-after'], now) };
+    // The host that answered asked for the pause, so it is the one that waits (not the hosts that redirected here).
+    const wait = retryAfterMs(res.headers['retry-after'], new Date());
+    return { outcome: 'unreadable', reason: status === 429 ? 'rate limited (429)' : 'unavailable (503)', status, retryAfterMs: wait, retryAfterHost: hostKey(new URL(res.url)) };
   }
   if (status >= 500) return { outcome: 'unreadable', reason: `server error (${status})`, status, retryAfterMs: null };
   if (status < 200 || status >= 300) return { outcome: 'unreadable', reason: `HTTP ${status}`, status, retryAfterMs: null };
@@ -208,6 +214,8 @@ function nextDue(src: LeasedSource, reading: Reading, now: Date, unreadableRun: 
 /** What a check's recording reads of its source, under the row lock that fences the lease. */
 export interface HeldSource {
   consecutive_unreadable: number;
+  /** The database's clock as the check is recorded: the check's date, as leases are dated, whatever this replica's clock says. */
+  recorded_at: Date;
 }
 
 /** The newest list price read from a source before this check. */
@@ -243,7 +251,7 @@ export interface PlannedCheck {
 }
 
 export async function planCheck(deps: MonitorDeps, client: PoolClient, src: LeasedSource, source: HeldSource, reading: Reading, durationMs: number): Promise<PlannedCheck> {
-  const now = deps.now?.() ?? new Date();
+  const now = deps.now?.() ?? source.recorded_at;
   const planned: PlannedCheck = { src, source, reading, durationMs, now, placement: null, notPlaced: null };
   if (reading.outcome !== 'valid' || !reading.parsed || !reading.evidence) return planned;
   const capture = await captureOf(deps, src, reading.parsed, reading.evidence, now);

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { baseEnv, env, loadConfig } from '@evidence-record/platform';
-import { MonitorSettingsSchema } from './settings';
+import { MonitorSettingsFields, deadlineBelowLease } from './settings';
 
 /** The monitor service's environment: the platform's variables and the monitor settings the CLI shares (docs/monitor.md). */
-export const MonitorConfigSchema = z.object({
-  ...baseEnv,
-  PORT: env.port(8110),
-  DATABASE_URL: env.databaseUrl,
-  ...MonitorSettingsSchema.shape,
-});
+export const MonitorConfigSchema = z
+  .object({
+    ...baseEnv,
+    PORT: env.port(8110),
+    DATABASE_URL: env.databaseUrl,
+    ...MonitorSettingsFields.shape,
+  })
+  .superRefine(deadlineBelowLease);
 export type MonitorConfig = z.infer<typeof MonitorConfigSchema>;
 
 export function loadMonitorConfig(source: NodeJS.ProcessEnv = process.env): MonitorConfig {

@@ -32,7 +32,16 @@ export class AddressRefused extends Error {
   }
 }
 
-/** Only globally routable unicast addresses pass; ipaddr.js names every special range. */
+/** IPv6's global unicast block (RFC 4291 §2.4): every other IPv6 address is special, reserved or unassigned. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Only globally routable unicast addresses pass; ipaddr.js names every special range. For IPv6 that is not
+ * enough: ipaddr.js calls everything it has no name for "unicast", including the deprecated IPv4-compatible
+ * block ::/96 (`[::127.0.0.1]` is ::7f00:1, which some stacks route to 127.0.0.1) and every unassigned block.
+ * So an IPv6 address must also lie in 2000::/3; IPv4-mapped ones (::ffff:0:0/96) are refused too, whatever
+ * IPv4 address they carry.
+ */
 export function isPublicAddress(ip: string): boolean {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -40,8 +49,7 @@ export function isPublicAddress(ip: string): boolean {
   } catch {
     return false;
   }
-  // ::ffff:10.0.0.1 is 10.0.0.1.
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv6' && !(addr as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return false;
   return addr.range() === 'unicast';
 }
 

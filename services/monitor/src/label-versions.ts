@@ -5,6 +5,7 @@ import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } fr
 import { normalizeName } from '@evidence-record/record';
 import { openLabelCandidates } from './check';
 import { parseDsldLabel, type DsldReading } from './dsld';
+import { dropDsldKeyOffOrigin, withDsldKey } from './dsld-key';
 import { evidenceOf, keepEvidence } from './evidence';
 import type { Fetcher } from './fetcher';
 import { AddressRefused, checkSourceUrl, type AddressPolicy, type Resolver } from './guard';
@@ -79,9 +80,8 @@ export async function attachDsldLabel(deps: AttachDeps, input: z.input<typeof At
     if (err instanceof AddressRefused) throw new CurationRefused(err.message, err.code);
     throw err;
   }
-  const reqUrl = new URL(checked);
-  if (deps.settings.DSLD_API_KEY) reqUrl.searchParams.set('api_key', deps.settings.DSLD_API_KEY);
-  const res = await deps.fetcher.get(reqUrl.toString());
+  // The key goes to DSLD's origin only, and not along a redirect that leaves it (dsld-key.ts).
+  const res = await deps.fetcher.get(withDsldKey(deps.settings, checked.toString()), { beforeRedirect: async (next) => dropDsldKeyOffOrigin(deps.settings, next) });
   if (res.status !== 200) throw new CurationRefused(`DSLD answered ${res.status} for label ${id}`, res.status === 404 ? 'not_found' : 'source_unreadable');
   const parsed = parseDsldLabel(res.body.toString('utf8'));
   if (!parsed.ok) throw new CurationRefused(`label ${id}: ${parsed.reason}`, 'source_unreadable');

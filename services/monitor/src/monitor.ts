@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger, Pool } from '@evidence-record/platform';
 import type { MonitorDeps } from './check';
 import { Fetcher } from './fetcher';
-import type { AddressPolicy, Resolver } from './guard';
+import type { Resolver } from './guard';
 import type { MonitorMetrics } from './metrics';
 import { CheckRecorder } from './recorder';
 import { RobotsCache } from './robots';
-import type { MonitorSettings } from './settings';
+import type { SourcePolicy } from './sources';
+import { checkDeadlineMs, dsldOrigin, type MonitorSettings } from './settings';
 import { IngredientNames } from './synonyms';
 
 /** The product token robots.txt groups are matched against. */
@@ -17,8 +18,8 @@ export function userAgent(settings: MonitorSettings): string {
   return `${AGENT_TOKEN}/1.0 (+https://evidence-record.example/monitor; ${settings.MONITOR_CONTACT})`;
 }
 
-export function policyOf(settings: MonitorSettings): AddressPolicy {
-  return { allowHosts: settings.MONITOR_ALLOW_HOSTS, allowLocalhost: settings.MONITOR_ALLOW_LOCALHOST };
+export function policyOf(settings: MonitorSettings): SourcePolicy {
+  return { allowHosts: settings.MONITOR_ALLOW_HOSTS, allowLocalhost: settings.MONITOR_ALLOW_LOCALHOST, dsldOrigin: dsldOrigin(settings) };
 }
 
 /** Everything a check needs, built the same way for the service and for `admin monitor run-once`. */
@@ -34,6 +35,7 @@ export function createMonitor(
     readTimeoutMs: settings.MONITOR_READ_TIMEOUT_MS,
     maxBodyBytes: settings.MONITOR_MAX_BODY_BYTES,
     maxRedirects: settings.MONITOR_MAX_REDIRECTS,
+    deadlineMs: checkDeadlineMs(settings),
     ...(opts.resolve ? { resolve: opts.resolve } : {}),
   });
   const deps: MonitorDeps & { close: () => Promise<void> } = {

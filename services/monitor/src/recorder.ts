@@ -104,7 +104,7 @@ export class CheckRecorder {
       await client.query('SET LOCAL synchronous_commit = off');
       const held = await client.query<HeldSource & { source_id: number }>({
         name: 'monitor-fence-leases',
-        text: `SELECT s.source_id, s.consecutive_unreadable
+        text: `SELECT s.source_id, s.consecutive_unreadable, now() AS recorded_at
                  FROM sources s JOIN unnest($1::bigint[], $2::uuid[]) AS l(source_id, lease_token)
                    ON s.source_id = l.source_id AND s.lease_token = l.lease_token
                   FOR UPDATE OF s`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CurationRefused, refreshDepth } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { AddressRefused, checkSourceUrl, type AddressPolicy, type Resolver } from './guard';
+import { AddressRefused, checkSourceUrl, hostAllowListed, type AddressPolicy, type Resolver } from './guard';
 
 /**
  * Sources of a product, kept in the Record, and how an operator adds, lists,
@@ -30,6 +30,15 @@ export const AddSourceInput = z.strictObject({
   added_by: z.string().trim().min(1).max(120).default('operator'),
 });
 
+/** What `source add` admits: the SSRF guard's addresses, and where DSLD labels are read. */
+export interface SourcePolicy extends AddressPolicy {
+  /**
+   * The origin of DSLD_BASE_URL. A dsld_label source elsewhere is refused unless its host is allow-listed (a
+   * mirror): the DSLD key goes to this origin only, and a "label" read from any other site would not be DSLD's.
+   */
+  dsldOrigin: string;
+}
+
 export interface SourceView {
   source_id: number;
   product_id: string;
@@ -48,7 +57,7 @@ export function hostKey(url: URL): string {
 export async function addSource(
   pool: Pool,
   input: z.input<typeof AddSourceInput>,
-  policy: AddressPolicy,
+  policy: SourcePolicy,
   resolve?: Resolver,
 ): Promise<SourceView & { record_version: string | null }> {
   const parsed = AddSourceInput.safeParse(input);
@@ -60,6 +69,12 @@ export async function addSource(
   } catch (err) {
     if (err instanceof AddressRefused) throw new CurationRefused(err.message, err.code);
     throw err;
+  }
+  if (s.kind === 'dsld_label' && url.origin !== policy.dsldOrigin && !hostAllowListed(url.hostname, policy)) {
+    throw new CurationRefused(
+      `a dsld_label source is read from DSLD at ${policy.dsldOrigin} (DSLD_BASE_URL), not from ${url.origin}; a mirror's host must be in MONITOR_ALLOW_HOSTS`,
+      'invalid_input',
+    );
   }
   const { result, record_version } = await withRecordChange(pool, `source added to ${s.product_id}`, async (client) => {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [s.product_id]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf } from '@evidence-record/monitor';
+import { addSource, claimHost, leaseDue, performCheck, releaseHost, runOnce, startLoop, LeaseLost, policyOf, type CheckRecorder, type MonitorSettings } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -13,12 +13,14 @@ import { localhostOnly, product, testMonitor, testSettings } from './support';
 let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
-const settings = testSettings();
+/** The local stack's settings, with DSLD at the fixture server (a dsld_label source elsewhere is refused). */
+let settings: MonitorSettings;
 
 beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 8 });
   src = await startSourceServer();
+  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
   await pool.query(`INSERT INTO ingredients (ingredient_id, name) VALUES ('ing_caffeine', 'Caffeine'), ('ing_beta_alanine', 'Beta-Alanine')`);
   await pool.query(`INSERT INTO ingredient_synonyms (synonym, synonym_norm, ingredient_id) VALUES ('Caffeine Anhydrous', 'caffeine anhydrous', 'ing_caffeine')`);
 });
@@ -207,7 +209,7 @@ describe('SSRF guard', () => {
   it('refuses private, link-local and loopback addresses at source add, by name, and after a redirect', async () => {
     const p = await product(pool, 'Guard Flow');
     const policy = policyOf(settings);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.8/label', 'http://[::1]:8080/', 'http://127.0.0.2/', 'file:///etc/passwd', `http://localhost:${src.port}/`]) {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.8/label', 'http://[::1]:8080/', `http://[::127.0.0.1]:${src.port}/`, 'http://[::ffff:7f00:1]/', 'http://127.0.0.2/', 'file:///etc/passwd', `http://localhost:${src.port}/`]) {
       await expect(addSource(pool, { product_id: p, kind: 'offer_page', url }, policy)).rejects.toThrow(/public address|names this machine|only http/);
     }
     // A name that resolves to 127.0.0.1 is refused, even where http://127.0.0.1 itself is admitted.
@@ -224,8 +226,17 @@ describe('SSRF guard', () => {
     const rebinding = testMonitor(pool, settings, { resolve: localhostOnly });
     const bad = await rebinding.deps.fetcher.get(`http://rebound.test:${src.port}/dsld/v9/label/3001`).catch((e: Error) => e);
     expect(bad).toMatchObject({ code: 'refused_address' });
+    // IPv4-compatible IPv6 (::/96) at fetch time: as a redirect's literal, and as a name's answer.
+    src.behaviours.set('/dsld/v9/label/3001', { redirectTo: `http://[::127.0.0.1]:${src.port}/dsld/v9/label/3001`, times: 1 });
+    await pool.query('UPDATE sources SET next_check_due = now() WHERE source_id = $1', [source_id]);
+    await runOnce(deps, { productId: p });
+    expect((await checks(source_id)).at(-1)).toMatchObject({ outcome: 'unreadable', reason: expect.stringMatching(/^refused_address: ::7f00:1 is not a public address/) });
+    const compatible = testMonitor(pool, settings, { resolve: async () => [{ address: '::7f00:1', family: 6 }] });
+    const refused = await compatible.deps.fetcher.get(`http://compatible.test:${src.port}/dsld/v9/label/3001`).catch((e: Error) => e);
+    expect(refused).toMatchObject({ code: 'refused_address', message: expect.stringMatching(/resolves to ::7f00:1/) });
     await deps.close();
     await rebinding.deps.close();
+    await compatible.deps.close();
   });
 });
 
@@ -293,21 +304,35 @@ describe('replicas', () => {
     expect(per.rows).toHaveLength(24);
     expect(per.rows.every((r) => r.n === 1)).toBe(true);
 
-    // Replica A takes a check and stalls mid-read past its lease; B retakes it after expiry and records it; A's late write is refused.
-    const slowPath = '/shop/r0/replica-flow';
+    // Replica A takes a check and stalls past its lease; B retakes it after expiry and records it; A's late write is
+    // refused. A's network reads cannot outlive its lease (the check's deadline is at most half of it), so A stalls
+    // between its read and its write, as a frozen process or a long pause would.
     await pool.query(`UPDATE sources SET next_check_due = now() - interval '1 second' WHERE product_id = $1 AND url LIKE '%/shop/r0/%'`, [p]);
     await pool.query(`DELETE FROM host_slots`);
-    const shortLease = { ...many, MONITOR_LEASE_MS: 800, MONITOR_READ_TIMEOUT_MS: 5_000 };
+    const shortLease = { ...many, MONITOR_LEASE_MS: 800 };
     const a2 = testMonitor(pool, shortLease, { owner: 'replica-a', resolve: localhostOnly, realClock: true });
     const b2 = testMonitor(pool, shortLease, { owner: 'replica-b', resolve: localhostOnly, realClock: true });
+    let thaw!: () => void;
+    const thawed = new Promise<void>((r) => (thaw = r));
+    let stalled = false;
+    const frozen = {
+      ...a2.deps,
+      recorder: {
+        record: async (...args: Parameters<CheckRecorder['record']>) => {
+          stalled = true;
+          await thawed;
+          return a2.deps.recorder.record(...args);
+        },
+      } as unknown as CheckRecorder,
+    };
     const [leased] = await leaseDue(pool, { owner: 'replica-a', limit: 1, leaseMs: 800, productId: null });
     expect(leased).toBeDefined();
-    src.behaviours.set(slowPath, { delayMs: 2_500, times: 1 });
-    const dying = performCheck(a2.deps, leased!).catch((e: unknown) => e);
-    // A's lease (800 ms) expires while its read is still in flight.
-    await waitFor('replica A\'s lease to expire mid-read', async () => (await pool.query(`SELECT lease_expires_at < now() AS expired FROM sources WHERE source_id = $1`, [leased!.source_id])).rows[0].expired === true, 5_000, 50);
+    const dying = performCheck(frozen, leased!).catch((e: unknown) => e);
+    await waitFor('replica A to have read, and stalled', () => stalled, 5_000, 20);
+    await waitFor('replica A\'s lease to expire', async () => (await pool.query(`SELECT lease_expires_at < now() AS expired FROM sources WHERE source_id = $1`, [leased!.source_id])).rows[0].expired === true, 5_000, 50);
     const taken = await runOnce(b2.deps, { deadlineMs: 5_000 });
     expect(taken.checked).toBe(1);
+    thaw();
     expect(await dying).toBeInstanceOf(LeaseLost);
     const counts = await pool.query(
       `SELECT (SELECT count(*)::int FROM monitoring_checks WHERE source_id = $1) AS checks, (SELECT count(*)::int FROM price_observations WHERE source_id = $1) AS prices, (SELECT count(*)::int FROM captures WHERE source_id = $1) AS captures`,
@@ -322,7 +347,7 @@ describe('replicas', () => {
 
 describe('robots.txt across replicas', () => {
   it('is read once per TTL whatever the number of replicas, and its expiry is shared too', async () => {
-    const kept = testSettings({ MONITOR_ROBOTS_TTL_MS: 3_600_000 });
+    const kept = { ...settings, MONITOR_ROBOTS_TTL_MS: 3_600_000 };
     const [p1, p2] = [await product(pool, 'Robots One'), await product(pool, 'Robots Two')];
     src.labels.set(1301, dsldLabel({ id: 1301, brand: 'Testbrand Labs', name: 'Robots One', caffeineMg: 150 }));
     src.labels.set(1302, dsldLabel({ id: 1302, brand: 'Testbrand Labs', name: 'Robots Two', caffeineMg: 160 }));

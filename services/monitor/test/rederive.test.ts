@@ -45,7 +45,7 @@ const lines = async (stateId: string) =>
 
 describe('re-derivation', () => {
   it('reads a state the old rule read again from its kept bytes, in place, with what it held kept and no candidate', async () => {
-    const settings = testSettings();
+    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
     const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
     const productId = await product(pool, 'Omega-3D Lemon');
     await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);
@@ -84,7 +84,7 @@ describe('re-derivation', () => {
   });
 
   it('the monitor reading the same bytes again re-derives the state instead of opening a change', async () => {
-    const settings = testSettings();
+    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
     const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
     const productId = await product(pool, 'Omega-3D Lemon Again');
     const source = await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);

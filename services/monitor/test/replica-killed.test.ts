@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe('a replica killed mid-check', () => {
   it('has its lease retaken after expiry, with no duplicate check, capture or state', async () => {
-    const settings = testSettings({ MONITOR_LEASE_MS: 5_000 });
+    const settings = testSettings({ MONITOR_LEASE_MS: 5_000, DSLD_BASE_URL: `${src.origin}/dsld/v9` });
     const p = await product(pool, 'Killed Flow');
     const path = '/dsld/v9/label/6001';
     src.labels.set(6001, dsldLabel({ id: 6001, brand: 'Testbrand Labs', name: 'Killed Flow', caffeineMg: 90 }));

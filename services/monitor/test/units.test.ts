@@ -9,6 +9,13 @@ describe('isPublicAddress', () => {
       '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', 'not-an-ip',
     ]) expect(isPublicAddress(ip), ip).toBe(false);
   });
+  it('admits IPv6 only inside global unicast (2000::/3): IPv4-compatible, mapped and unassigned blocks are refused', () => {
+    // ::/96, IPv4-compatible: ipaddr.js has no name for it and calls it unicast.
+    for (const ip of ['::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::10.0.0.1', '::8.8.8.8']) expect(isPublicAddress(ip), ip).toBe(false);
+    // Mapped IPv4 is refused whatever it carries; so is everything outside 2000::/3.
+    for (const ip of ['::ffff:8.8.8.8', '100::1', '4000::1', '8000::1', 'fec0::1', '5f00::1', '1::1']) expect(isPublicAddress(ip), ip).toBe(false);
+    for (const ip of ['2606:4700:4700::1111', '2a00:1450:4001:80e::200e', '3fff:ffff::1']) expect(isPublicAddress(ip), ip).toBe(true);
+  });
 });
 
 describe('source URLs', () => {
@@ -24,6 +31,8 @@ describe('source URLs', () => {
     await expect(checkSourceUrl('http://10.0.0.5/x', local)).rejects.toThrow(/not a public address/);
     await expect(checkSourceUrl('http://169.254.169.254/x', local)).rejects.toThrow(/not a public address/);
     await expect(checkSourceUrl('http://[::ffff:169.254.169.254]/x', local)).rejects.toThrow(/not a public address/);
+    await expect(checkSourceUrl('http://[::127.0.0.1]/x', local)).rejects.toThrow(/::7f00:1 is not a public address/);
+    await expect(checkSourceUrl('http://shop.example/x', strict, resolveTo('::7f00:1'))).rejects.toThrow(/resolves to ::7f00:1/);
     await expect(checkSourceUrl('http://shop.example/x', strict, resolveTo('93.184.216.34'))).resolves.toBeInstanceOf(URL);
     await expect(checkSourceUrl('http://shop.example/x', local, resolveTo('10.0.0.7'))).rejects.toThrow(/resolves to 10\.0\.0\.7/);
   });
@@ -31,6 +40,10 @@ describe('source URLs', () => {
     const mixed = async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
     await expect(resolveChecked('shop.example', strict, mixed)).rejects.toThrow(/127\.0\.0\.1/);
     await expect(resolveChecked('mirror.internal.example', { allowHosts: ['.internal.example'], allowLocalhost: false }, mixed)).resolves.toHaveLength(2);
+    // The allow-list admits a named host whatever it resolves to, IPv4-compatible IPv6 included.
+    const compatible = async () => [{ address: '::7f00:1', family: 6 }];
+    await expect(resolveChecked('mirror.internal.example', strict, compatible)).rejects.toThrow(/::7f00:1/);
+    await expect(resolveChecked('mirror.internal.example', { allowHosts: ['.internal.example'], allowLocalhost: false }, compatible)).resolves.toHaveLength(1);
     await expect(resolveChecked('nowhere.example', strict, async () => Promise.reject(Object.assign(new Error('x'), { code: 'ENOTFOUND' })))).rejects.toThrow(/does not resolve/);
   });
 });

@@ -27,7 +27,7 @@ import { currentRecordVersion, type Pool } from './db';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { SpanKind, extractTraceContext, shutdownTracing, startSpan, type TraceSpan } from './tracing';
-import { requireGatewaySignature, type InternalAuth } from './internal-auth';
+import { BodyDigestMismatch, requireGatewaySignature, sendUnsigned, signedBody, type InternalAuth } from './internal-auth';
 
 /** Who is asking, as established by the gateway (internal x-er-* headers). */
 export interface CallerContext {
@@ -73,10 +73,10 @@ export interface ServiceAppOptions {
   /** Record version for refusals that are not read in a snapshot. */
   recordVersion: () => Promise<string>;
   /**
-   * The gateway's signing keys: every request but /healthz, /readyz and
-   * /metrics must carry its signature (internal-auth.ts). Every entrypoint
-   * passes it from required configuration; only in-process tests of a
-   * service's handlers leave it out.
+   * This service's signing keys: every request but /healthz, /readyz and
+   * /metrics must carry the gateway's signature, its body included
+   * (internal-auth.ts). Every entrypoint passes them from required
+   * configuration; only in-process tests of a service's handlers leave them out.
    */
   internalAuth?: InternalAuth;
 }
@@ -184,7 +184,9 @@ export function createServiceApp(opts: ServiceAppOptions): express.Express {
     res.set('Content-Type', opts.metrics.registry.contentType);
     res.end(await opts.metrics.registry.metrics());
   });
-  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json' }));
+  // The body read must be the one the gateway signed; compressed bodies are not taken (the gateway never sends one),
+  // so the bytes checked are the bytes sent.
+  app.use(express.json({ limit: MAX_BODY_BYTES, strict: true, type: 'application/json', inflate: false, verify: signedBody }));
   return app;
 }
 
@@ -338,6 +340,10 @@ export function finishServiceApp(app: express.Express, opts: ServiceAppOptions):
     void refuseUnrouted(req, res, new Refusal('unsupported_capability'));
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof BodyDigestMismatch) {
+      opts.metrics.refusals.inc({ code: 'unsigned_request' });
+      return sendUnsigned(res);
+    }
     void refuseUnrouted(req, res, err);
   });
 }

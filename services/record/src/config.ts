@@ -3,8 +3,8 @@ import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platf
 
 const RecordConfigSchema = z.object({
   ...baseEnv,
-  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
-  INTERNAL_SIGNING_KEYS: signingKeysEnv,
+  /** This service's keys (one, or two during a rotation): it accepts only requests the gateway signed with one of them (decision 0313). Required. */
+  RECORD_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8101),
   DATABASE_URL: env.databaseUrl,
   /** Signals named in history answers carry their permanent public address. */

@@ -11,6 +11,6 @@ const pool = createPool(config.DATABASE_URL, {
   applicationName: 'er-record',
   metrics,
 });
-const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics, internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
+const app = createRecordApp({ pool, publicBaseUrl: config.PUBLIC_BASE_URL, log, metrics, internalAuth: { service: 'record', keys: config.RECORD_SIGNING_KEYS } });
 
 await serveService(app, { config, log }, { onShutdown: () => pool.end() });

@@ -3,7 +3,7 @@ import { AnswerEnvelope, ErrorEnvelope, capabilities, headers, newRequestId } fr
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { freePort, launch, launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { productId } from '@evidence-record/demo-record/ids';
-import { TEST_SIGNING_KEY, signedAsGateway } from '@evidence-record/test-support/signing';
+import { signedAsGateway, testSigningEnv } from '@evidence-record/test-support/signing';
 
 /**
  * The built entrypoint as a separate process, configured only by its
@@ -24,7 +24,7 @@ beforeAll(async () => {
   proc = await launchReady({
     service: 'record',
     port,
-    env: only({ DATABASE_URL: db.url, LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', INTERNAL_SIGNING_KEYS: TEST_SIGNING_KEY }),
+    env: only({ DATABASE_URL: db.url, LOG_LEVEL: 'info', PUBLIC_BASE_URL: 'https://er.example', ...testSigningEnv('record') }),
     readyTimeoutMs: 10_000,
   });
 });
@@ -35,11 +35,12 @@ afterAll(async () => {
 
 async function call(method: string, path: string, body?: unknown) {
   const requestId = newRequestId();
+  const text = body === undefined ? undefined : JSON.stringify(body);
   const res = await fetch(`${base}${path}`, {
     method,
     // Straight to the service, signed as the gateway signs what it forwards.
-    headers: signedAsGateway(method, path, { [headers.requestId]: requestId, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }),
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: signedAsGateway('record', method, path, { headers: { [headers.requestId]: requestId, ...(text === undefined ? {} : { 'content-type': 'application/json' }) }, ...(text === undefined ? {} : { body: text }) }),
+    body: text,
   });
   return { res, json: (await res.json()) as Record<string, unknown>, requestId };
 }
@@ -94,7 +95,7 @@ describe('record service as a process', () => {
       expect(parsed.data!.error.code).toBe(code);
       expect(JSON.stringify(json)).not.toMatch(/at .*\.ts:\d+/);
     }
-    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: signedAsGateway('POST', '/api/v1/products/resolve', { 'content-type': 'application/json' }), body: '{"identifier":' });
+    const bad = await fetch(`${base}/api/v1/products/resolve`, { method: 'POST', headers: signedAsGateway('record', 'POST', '/api/v1/products/resolve', { headers: { 'content-type': 'application/json' }, body: '{"identifier":' }), body: '{"identifier":' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
   });

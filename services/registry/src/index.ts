@@ -22,8 +22,12 @@ const Needs = z.strictObject({
   smtp: z.boolean().optional(),
   /** CURSOR_SECRET (signs list cursors). */
   cursorSecret: z.boolean().optional(),
-  /** INTERNAL_SIGNING_KEYS: the gateway signs the requests it forwards with it, the services it calls verify them (decision 0313). */
-  internalSigning: z.boolean().optional(),
+  /**
+   * Internal request signing (decision 0313), one key set per verifying service: `verify` gets its own
+   * `<NAME>_SIGNING_KEYS` and accepts only requests signed with it; `sign` (the gateway) gets the keys of every
+   * service it calls that verifies, and of no other.
+   */
+  internalSigning: z.enum(['sign', 'verify']).optional(),
   /** UNSUBSCRIBE_SIGNING_KEY: signs (the email worker) or verifies (the gateway, which also reads the previous key of a rotation) the one-click unsubscribe links of alert emails. */
   unsubscribeKey: z.enum(['sign', 'verify']).optional(),
   /** CONSOLE_SESSION_SECRET: signs the review console's session cookies (a Secret, never the database). */
@@ -82,6 +86,9 @@ export const Registry = z
       for (const callee of s.calls ?? []) {
         if (!r.services.find((x) => x.name === callee)?.http) ctx.addIssue({ code: 'custom', message: `${s.name} calls ${callee}, which serves no HTTP` });
       }
+      if (s.needs?.internalSigning === 'verify' && !r.services.some((x) => x.needs?.internalSigning === 'sign' && x.calls?.includes(s.name))) {
+        ctx.addIssue({ code: 'custom', message: `${s.name} verifies signed requests, but no signing service calls it` });
+      }
     }
   });
 export type Registry = z.infer<typeof Registry>;
@@ -109,6 +116,24 @@ export function urlEnvName(name: string): string {
   return `${name.toUpperCase().replace(/-/g, '_')}_URL`;
 }
 
+/** The env var that carries the keys of signed requests to a service (decision 0313): `record` → `RECORD_SIGNING_KEYS`. */
+export function signingKeysEnvName(name: string): string {
+  return `${name.toUpperCase().replace(/-/g, '_')}_SIGNING_KEYS`;
+}
+
+/** Services that accept only signed requests, each with keys of its own. */
+export function verifyingServices(all: readonly ServiceEntry[] = services): string[] {
+  return all.filter((s) => s.needs?.internalSigning === 'verify').map((s) => s.name);
+}
+
+/** Whose signing keys a service holds: its own when it verifies; the signer's, every service it calls that verifies. */
+export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = services): string[] {
+  if (s.needs?.internalSigning === 'verify') return [s.name];
+  if (s.needs?.internalSigning !== 'sign') return [];
+  const verifying = verifyingServices(all);
+  return (s.calls ?? []).filter((c) => verifying.includes(c));
+}
+
 /** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
   database: ['DATABASE_URL'],
@@ -116,7 +141,8 @@ export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] }
   nats: ['NATS_URL', 'NATS_PREFIX'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
   cursorSecret: ['CURSOR_SECRET'],
-  internalSigning: ['INTERNAL_SIGNING_KEYS'],
+  // Per service (variablesOf): a verifying service reads its own <NAME>_SIGNING_KEYS, the signer those of its callees.
+  internalSigning: [],
   unsubscribeKey: ['UNSUBSCRIBE_SIGNING_KEY'],
   consoleSessionSecret: ['CONSOLE_SESSION_SECRET'],
   publicBaseUrl: ['PUBLIC_BASE_URL'],
@@ -126,7 +152,7 @@ export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] }
 /** The variables a service reads because of its needs and calls (<NAME>_URL of each service it calls). */
 export function variablesOf(s: ServiceEntry): string[] {
   const needs = Object.entries(s.needs ?? {}).flatMap(([need, on]) => (on ? needVariables[need as keyof Needs] : []));
-  return [...needs, ...(s.calls ?? []).map(urlEnvName)];
+  return [...needs, ...signingKeysOf(s).map(signingKeysEnvName), ...(s.calls ?? []).map(urlEnvName)];
 }
 
 /** Services that call `name` (derived from every entry's `calls`). */

@@ -18,7 +18,7 @@ const app = createSignalsApp({
   publicBaseUrl: config.PUBLIC_BASE_URL,
   cursorSecret: config.CURSOR_SECRET,
   relayStatus: () => relay.status(),
-  internalAuth: { keys: config.INTERNAL_SIGNING_KEYS },
+  internalAuth: { service: 'signals', keys: config.SIGNALS_SIGNING_KEYS },
 });
 
 await serveService(app, { config, log }, {

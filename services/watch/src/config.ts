@@ -4,8 +4,8 @@ import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platf
 /** The watch service's environment, parsed once at start-up. */
 export const WatchConfigSchema = z.object({
   ...baseEnv,
-  /** The gateway's request-signing keys (decision 0313): the first signs, each one verifies. Required. */
-  INTERNAL_SIGNING_KEYS: signingKeysEnv,
+  /** This service's keys (one, or two during a rotation): it accepts only requests the gateway signed with one of them (decision 0313). Required. */
+  WATCH_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8104),
   DATABASE_URL: env.databaseUrl,
   NATS_URL: env.natsUrl,

@@ -18,7 +18,7 @@ const fanout = await startSignalFanout({
   metrics,
 });
 
-const app = createWatchApp({ pool, log, metrics, now: () => new Date(), internalAuth: { keys: config.INTERNAL_SIGNING_KEYS } });
+const app = createWatchApp({ pool, log, metrics, now: () => new Date(), internalAuth: { service: 'watch', keys: config.WATCH_SIGNING_KEYS } });
 await serveService(app, { config, log }, {
   // The Signal being fanned out is finished and acknowledged; one cut short by the grace period is redelivered (stable alert ids).
   onDrain: () => fanout.stop(),

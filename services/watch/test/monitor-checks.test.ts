@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope } from '@evidence-record/contract';
 import { addProduct } from '@evidence-record/curation';
-import { addSource, createMonitor, defaultSettings, policyOf, runOnce } from '@evidence-record/monitor';
+import { addSource, createMonitor, defaultSettings, policyOf, runOnce, type MonitorSettings } from '@evidence-record/monitor';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { callerHeaders, insertCustomer, insertWatch, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';
@@ -18,12 +18,13 @@ let src: SourceServer;
 let customer: CustomerFixture;
 let productId: string;
 let sourceId: number;
-const settings = { ...defaultSettings(), MONITOR_ALLOW_LOCALHOST: true, MONITOR_HOST_INTERVAL_MS: 0, MONITOR_ROBOTS_TTL_MS: 0, MONITOR_READ_TIMEOUT_MS: 1_000 };
+let settings: MonitorSettings;
 
 beforeAll(async () => {
   db = await emptyDatabase();
   h = await startWatchHarness(db.url, () => new Date());
   src = await startSourceServer();
+  settings = { ...defaultSettings(), DSLD_BASE_URL: `${src.origin}/dsld/v9`, MONITOR_ALLOW_LOCALHOST: true, MONITOR_HOST_INTERVAL_MS: 0, MONITOR_ROBOTS_TTL_MS: 0, MONITOR_READ_TIMEOUT_MS: 1_000 };
   src.labels.set(7001, dsldLabel({ id: 7001, brand: 'Watchful Labs', name: 'Sentinel Pre', caffeineMg: 150 }));
   productId = (await addProduct(h.pool, { brand: 'Watchful Labs', name: 'Sentinel Pre' })).product_id;
   sourceId = (await addSource(h.pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(7001), every: '1d' }, policyOf(settings))).source_id;
