@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
@@ -41,12 +42,20 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
+  /** The operational endpoints, health, the description and the unsubscribe page. */
   app: express.Express;
+  /**
+   * What the HTTP server calls for every request: capability routes, /mcp and every other
+   * path are answered straight from node's request (decision 1800); the few express routes go to `app`.
+   */
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
   context: GatewayContext;
   close: () => Promise<void>;
 }
 
 const API_PREFIX = '/api/v1/';
+/** The paths express answers (each with its method; any other method on them is refused by `route`, as before). */
+const EXPRESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH]);
 
 /** A Redis connection that fails fast instead of queueing: a request must never wait on a Redis that is gone. */
 export function connectRedis(url: string, log: Logger, name: string, metrics?: Metrics): Redis {
@@ -169,40 +178,58 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.all(UNSUBSCRIBE_PATH, (req: Request, res: Response) => void serveUnsubscribe(context, req, res));
 
-  app.use((req: Request, res: Response) => {
-    const path = pathOf(req.url);
-    if (MCP_PATHS.has(path)) return void serveMcp(context, new Exchange('mcp', req, res), path);
-    if (isOAuthDiscoveryPath(path)) return answerOAuthDiscovery(context, new Exchange('unknown', req, res));
-    if (!path.startsWith(API_PREFIX)) return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
-    const route = context.routes.match(req.method, path);
-    switch (route.kind) {
-      case 'capability': {
-        const ex = new Exchange(route.capability.name, req, res);
-        return void (checked ? serveCapability(context, ex, route.capability, route.params) : serveUnchecked(context, ex, route.capability));
-      }
-      case 'method_not_allowed': {
-        const ex = new Exchange(route.capability, req, res);
-        ex.addHeaders({ Allow: route.allow.join(', ') });
-        return void refuseRoute(context, ex, 'method_not_allowed', { allowed_methods: route.allow });
-      }
-      case 'bad_path':
-        return void refuseRoute(context, new Exchange('unknown', req, res), 'invalid_request', { location: 'path', field: 'path', issues: [{ field: 'path', problem: 'malformed percent-encoding' }] });
-      case 'unknown':
-        return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
-    }
-  });
+  // A wrong method on an express path ends here, answered as any unknown route.
+  app.use((req: Request, res: Response) => route(context, req, res));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     log.error({ err: err instanceof Error ? err.message : String(err) }, 'unhandled error');
     void refuseRoute(context, new Exchange('unknown', req, res), 'internal_error');
   });
 
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (EXPRESS_PATHS.has(pathOf(req.url ?? '/'))) return void app(req, res);
+    try {
+      route(context, req, res);
+    } catch (err) {
+      log.error({ err: err instanceof Error ? err.message : String(err) }, 'unhandled error');
+      void refuseRoute(context, new Exchange('unknown', req, res), 'internal_error');
+    }
+  };
+
   return {
     app,
+    listener,
     context,
     close: async () => {
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/**
+ * Every request but those of EXPRESS_PATHS, straight from node's request and response: the
+ * capability routes, /mcp, the OAuth discovery paths and the refusal of any other path.
+ */
+function route(context: GatewayContext, req: IncomingMessage, res: ServerResponse): void {
+  const path = pathOf(req.url ?? '/');
+  if (MCP_PATHS.has(path)) return void serveMcp(context, new Exchange('mcp', req, res), path);
+  if (isOAuthDiscoveryPath(path)) return answerOAuthDiscovery(context, new Exchange('unknown', req, res));
+  if (!path.startsWith(API_PREFIX)) return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+  const match = context.routes.match(req.method ?? 'GET', path);
+  switch (match.kind) {
+    case 'capability': {
+      const ex = new Exchange(match.capability.name, req, res);
+      return void (context.checked ? serveCapability(context, ex, match.capability, match.params) : serveUnchecked(context, ex, match.capability));
+    }
+    case 'method_not_allowed': {
+      const ex = new Exchange(match.capability, req, res);
+      ex.addHeaders({ Allow: match.allow.join(', ') });
+      return void refuseRoute(context, ex, 'method_not_allowed', { allowed_methods: match.allow });
+    }
+    case 'bad_path':
+      return void refuseRoute(context, new Exchange('unknown', req, res), 'invalid_request', { location: 'path', field: 'path', issues: [{ field: 'path', problem: 'malformed percent-encoding' }] });
+    case 'unknown':
+      return void refuseRoute(context, new Exchange('unknown', req, res), 'unsupported_capability');
+  }
 }
 
 /**

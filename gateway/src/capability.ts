@@ -101,15 +101,16 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
     let pageCap: number | null = null;
     let answer;
     let inspection;
-    // Made once: forwarding replaces the request's headers with these.
+    // Made once; forwarding signs them in place (a shorter page's copy is signed anew).
     const identity = upstreamHeaders(ex, key, valid.origin);
     for (let attempt = 1; ; attempt++) {
       stage = 'upstream';
       const forwarded = pageCap === null ? identity : { ...identity, [h.pageCap]: String(pageCap) };
       try {
-        answer = await gw.upstreams.forward(ex.req, ex.res, {
+        answer = await gw.upstreams.forward({
           service: capability.service,
           target,
+          method: capability.method,
           path: ex.req.url ?? capability.path,
           headers: forwarded,
           body: read.body,

@@ -24,11 +24,31 @@ export interface GatewayMetrics {
   upstreamErrors: Counter<'service' | 'reason'>;
   extraction: Counter<'action'>;
   settlements: Counter<'path'>;
+  /** The request counter and latency histogram of one capability, status and code, bound once (their labels are hashed once, not per request). */
+  series: (capability: string, status: number, code: string | null) => RequestSeries;
+}
+
+interface RequestSeries {
+  requests: { inc: () => void };
+  latency: { observe: (seconds: number) => void };
 }
 
 export function gatewayMetrics(metrics: Metrics): GatewayMetrics {
+  const bound = new Map<string, RequestSeries>();
   return {
     base: metrics,
+    series: (capability, status, code) => {
+      const id = `${capability} ${status} ${code ?? ''}`;
+      let s = bound.get(id);
+      if (!s) {
+        s = {
+          requests: metrics.requests.labels({ capability, status: String(status), code: code ?? '' }),
+          latency: metrics.latency.labels({ capability, status: String(status) }),
+        };
+        bound.set(id, s);
+      }
+      return s;
+    },
     budgetSpent: metrics.counter('er_gateway_budget_spent_total', 'Daily budget units charged, by cost kind', ['kind']),
     budgetRefusals: metrics.counter('er_gateway_budget_refusals_total', 'Answers withheld because the daily budget was spent, by cost kind', ['kind']),
     rateRefusals: metrics.counter('er_gateway_rate_refusals_total', 'Requests refused by a rate window, by the window reported', ['window']),
@@ -136,9 +156,9 @@ export function isInternalHeader(name: string): boolean {
 /** Records the request's usage, metrics and access log line. */
 export function finish(gw: GatewayContext, ex: Exchange): void {
   const latencyMs = ex.latencyMs();
-  const status = String(ex.status);
-  gw.metrics.base.requests.inc({ capability: ex.capability, status, code: ex.code ?? '' });
-  gw.metrics.base.latency.observe({ capability: ex.capability, status }, latencyMs / 1000);
+  const series = gw.metrics.series(ex.capability, ex.status, ex.code);
+  series.requests.inc();
+  series.latency.observe(latencyMs / 1000);
   gw.checked?.usage.record({
     at: new Date(),
     requestId: ex.requestId,

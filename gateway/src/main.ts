@@ -13,7 +13,7 @@ if (!config.checks) {
 }
 initTracing({ service: 'gateway', endpoint: config.otelEndpoint, exportDelayMs: config.otelExportDelayMs, log });
 const gateway = await createGateway({ config, log });
-const running = await startService(gateway.app, { port: config.port, host: config.listenHost, log, graceMs: config.shutdownGraceMs, onShutdown: gateway.close });
+const running = await startService(gateway.app, { listener: gateway.listener, port: config.port, host: config.listenHost, log, graceMs: config.shutdownGraceMs, onShutdown: gateway.close });
 // An upstream slower than its deadline is answered with 500 long before these.
 running.server.requestTimeout = 60_000;
 running.server.headersTimeout = 15_000;

@@ -88,9 +88,10 @@ export async function serveMcp(gw: GatewayContext, ex: Exchange, path: string): 
     if (gw.checked) forwarded[h.recordVersion] = gw.checked.recordVersion.current;
     let answer;
     try {
-      answer = await gw.upstreams.forward(ex.req, ex.res, {
+      answer = await gw.upstreams.forward({
         service: 'mcp',
         target: gw.config.upstreams.mcp,
+        method: ex.req.method ?? 'POST',
         // The MCP endpoint takes no query; a key pasted into one goes no further.
         path,
         headers: forwarded,

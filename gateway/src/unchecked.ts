@@ -20,9 +20,10 @@ export async function serveUnchecked(gw: GatewayContext, ex: Exchange, capabilit
     }
     forwarded[h.requestId] = ex.requestId;
     forwarded[TRACEPARENT] = ex.trace.traceparent;
-    const answer = await gw.upstreams.forward(ex.req, ex.res, {
+    const answer = await gw.upstreams.forward({
       service: capability.service,
       target: gw.config.upstreams[capability.service],
+      method: capability.method,
       path: ex.req.url ?? capability.path,
       headers: forwarded,
       body: read.body,

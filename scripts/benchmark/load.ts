@@ -19,6 +19,8 @@ export interface LoadOptions {
   amount?: number;
   /** Fixed arrival rate over all connections (requests per second); closed loop when absent. */
   rate?: number;
+  /** The headers each request is sent with, made when it is sent (e.g. an internal signature, which is valid for a short time only). */
+  headersFor?: (t: RequestTemplate) => Record<string, string>;
 }
 
 export interface LoadResult {
@@ -34,8 +36,10 @@ export interface LoadResult {
   timeouts: number;
   /** The first non-2xx answer, for the report when a run is spoiled by refusals. */
   firstRefusal: string | null;
-  /** CPU time the measured process (a gateway) used per request, when it was measured. */
+  /** CPU time the measured processes used per request together, when it was measured. */
   cpuUsPerRequest?: number | null;
+  /** The same, process by process (e.g. gateway and record service). */
+  cpuByProcess?: Record<string, number>;
 }
 
 /** One run with its raw 2xx latencies, so runs can be combined. */
@@ -67,7 +71,7 @@ export async function runLoadSample(opts: LoadOptions): Promise<LoadSample> {
       {
         setupRequest: (req) => {
           const t = opts.requests[next++ % opts.requests.length]!;
-          return { ...req, method: t.method, path: t.path, headers: t.headers, body: t.body ?? '' };
+          return { ...req, method: t.method, path: t.path, headers: opts.headersFor ? opts.headersFor(t) : t.headers, body: t.body ?? '' };
         },
         onResponse: (status, body) => {
           if ((status < 200 || status > 299) && firstRefusal === null) firstRefusal = `${status} ${body.slice(0, 300)}`;

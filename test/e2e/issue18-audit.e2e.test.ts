@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,7 +129,7 @@ describe('the documented first sync on the free plan, across UTC days', () => {
     // The stack's services and Redis, with a gateway whose clock the test moves from one UTC day to the next.
     gateway = await createGateway({ config: loadGatewayConfig({ ...stack.env, LOG_LEVEL: 'silent' }), clock: () => now });
     server = await new Promise<Server>((resolve) => {
-      const s = gateway.app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(gateway.listener).listen(0, '127.0.0.1', () => resolve(s));
     });
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

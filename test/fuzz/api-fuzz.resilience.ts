@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   const config = loadGatewayConfig({ ...stack.env, LOG_LEVEL: 'silent' });
   gateway = await createGateway({ config, scoring: { refuse_at: 1e15, suspend_at: 1e15 } });
   server = await new Promise<Server>((resolve) => {
-    const s = gateway.app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(gateway.listener).listen(0, '127.0.0.1', () => resolve(s));
   });
   // As the gateway's entrypoint sets them (platform startService): an idle keep-alive connection is not
   // closed under a client about to reuse it.

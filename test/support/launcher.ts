@@ -209,16 +209,19 @@ export class ServiceProcess {
 
   /** CPU seconds (user + system) it has used so far, from /proc; null where /proc is not available. */
   cpuSeconds(): number | null {
-    const pid = this.child.pid;
-    if (!pid) return null;
-    try {
-      // Fields after the parenthesised command name: state is 3rd, utime 14th, stime 15th (clock ticks of 1/100 s on Linux).
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      return null;
-    }
+    return this.child.pid ? cpuSecondsOf(this.child.pid) : null;
+  }
+}
+
+/** CPU seconds (user + system) process `pid` has used so far, from /proc; null where /proc is not available. */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    // Fields after the parenthesised command name: state is 3rd, utime 14th, stime 15th (clock ticks of 1/100 s on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
   }
 }
 

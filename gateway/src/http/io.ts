@@ -4,6 +4,8 @@ import { MAX_BODY_BYTES } from '@evidence-record/contract';
 
 export type BodyRead = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' };
 
+const EMPTY_BODY: BodyRead = Object.freeze({ ok: true, body: Buffer.alloc(0) });
+
 /**
  * Reads the request body, refusing anything over the limit: by the declared
  * Content-Length before reading a byte, and by counting what actually
@@ -16,7 +18,12 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     req.resume();
     return Promise.resolve({ ok: false, reason: 'too_large' });
   }
-  if (req.readableEnded) return Promise.resolve({ ok: true, body: Buffer.alloc(0) });
+  if (req.readableEnded) return Promise.resolve(EMPTY_BODY);
+  // A request without a body (a GET, as most are) is complete when its headers are: nothing to wait for.
+  if (req.complete && req.readableLength === 0 && declared === undefined && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Promise.resolve(EMPTY_BODY);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -83,10 +90,11 @@ export const securityHeaders: Record<string, string> = {
 
 export function sendBytes(res: ServerResponse, status: number, body: Buffer, headers: Record<string, string>, contentType = 'application/json; charset=utf-8'): void {
   if (res.headersSent || res.destroyed) return;
-  res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', body.length);
+  // One writeHead with every header, not a setHeader each: node stores them in one pass and
+  // sends them with the body in one write. `headers` is completed in place.
+  headers['Content-Type'] = contentType;
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(status, headers);
   res.end(body);
 }
 

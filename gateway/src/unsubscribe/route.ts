@@ -178,9 +178,9 @@ export function maskEmail(email: string): string {
  * also cancels pending alerts and records the change as an email
  * unsubscribe). The account and product come from the verified token only.
  * The call goes through the gateway's own upstream forwarding (keep-alive
- * agent, deadline, size cap, and whatever the gateway adds to every request it
- * forwards to a service), as this POST: the method is the client's POST, the
- * path and headers are replaced, the client's body is not sent.
+ * pool, deadline, size cap, and whatever the gateway adds to every request it
+ * forwards to a service), as a POST of its own path and headers; the
+ * client's body is not sent.
  */
 async function unwatch(
   gw: GatewayContext,
@@ -188,9 +188,10 @@ async function unwatch(
   claims: UnsubscribeClaims,
 ): Promise<{ changed: boolean; product: { name: string; brand_name: string; product_id: string } | null } | 'older_than_watch'> {
   const issued: Record<string, string> = claims.issuedAtMs === null ? {} : { [h.unsubscribeIssuedAt]: String(claims.issuedAtMs) };
-  const answer = await gw.upstreams.forward(ex.req, ex.res, {
+  const answer = await gw.upstreams.forward({
     service: 'watch',
     target: gw.config.upstreams.watch,
+    method: 'POST',
     path: `/internal/unsubscribe/${claims.productId}`,
     headers: { [h.requestId]: ex.requestId, [h.accountId]: claims.accountId, [TRACEPARENT]: ex.trace.traceparent, ...issued },
     body: Buffer.alloc(0),

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createLogger, createPool, type Pool } from '@evidence-record/platform';
@@ -50,7 +50,7 @@ export async function startGateway(test: TestGatewayConfig, deps: Omit<GatewayDe
   const config: GatewayConfig = { ...test, mcpSite: test.mcpSite ?? { hosts: [`127.0.0.1:${port}`, `localhost:${port}`], origins: [] } };
   const gateway = await createGateway({ config, log: createLogger('gateway-test', config.logLevel), usage: { intervalMs: 100 }, ...deps });
   const server: Server = await new Promise((resolve) => {
-    const s = gateway.app.listen(port, '127.0.0.1', () => resolve(s));
+    const s = createServer(gateway.listener).listen(port, '127.0.0.1', () => resolve(s));
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -368,6 +368,8 @@ export interface StartServiceOptions {
   onShutdown?: () => Promise<void>;
   /** Install SIGTERM/SIGINT handlers that shut down and exit (default true; tests running in-process say false). */
   handleSignals?: boolean;
+  /** Answers the requests instead of `app` (the gateway: its hot paths before express, decision 1800); `app` still learns of draining. */
+  listener?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /** Time left after the grace period for onShutdown before the process gives up and exits 1. */
@@ -383,7 +385,7 @@ const CLOSE_MARGIN_MS = 5_000;
 export async function startService(app: express.Express, opts: StartServiceOptions): Promise<RunningService> {
   // Not app.listen: Express 5 calls its callback on a listen error too, so a
   // port already taken would log "listening" and the process would exit 0.
-  const server = createServer(app);
+  const server = createServer(opts.listener ?? app);
   const host = opts.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -408,14 +410,16 @@ export async function startService(app: express.Express, opts: StartServiceOptio
   // Answers not yet finished, so that shutdown can tell them to close their connection.
   let draining = false;
   const open = new Set<ServerResponse>();
+  // One listener function for every answer (no closure per request).
+  function onClose(this: ServerResponse): void {
+    open.delete(this);
+    // An answer whose headers were already out when draining began leaves an idle connection behind.
+    if (draining) setImmediate(() => server.closeIdleConnections());
+  }
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     if (draining) res.setHeader('Connection', 'close');
     open.add(res);
-    res.once('close', () => {
-      open.delete(res);
-      // An answer whose headers were already out when draining began leaves an idle connection behind.
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
+    res.once('close', onClose);
   });
 
   let closing: Promise<void> | null = null;
