@@ -221,6 +221,9 @@ export const ingredientCatalogue: CatalogueEntry[] = [
   { ingredient_id: 'ing_king_oyster_mushroom', name: 'King Oyster Mushroom (Pleurotus eryngii)', kind: 'botanical', synonyms: ['Pleurotus eryngii', 'King Oyster Mushroom'] },
   { ingredient_id: 'ing_turkey_tail', name: 'Turkey Tail (Trametes versicolor)', kind: 'botanical', synonyms: ['Trametes versicolor', 'Turkey Tail', 'Coriolus versicolor'] },
   { ingredient_id: 'ing_amla', name: 'Amla (Phyllanthus emblica fruit)', kind: 'botanical', synonyms: ['Capros', 'Amla', 'Phyllanthus emblica Fruit Extract', 'Indian Gooseberry'] },
+  // Electrolyte drink powders (real labels 306183, 307773): DSLD files it under "Coconut", a group other coconut rows share, so no group claim.
+  { ingredient_id: 'ing_coconut_water', name: 'Coconut Water', kind: 'botanical', synonyms: ['Coconut Water, Powder'],
+    uniis: [u('267F5Y81NT', label('306183', 'Coconut Water, Powder'))] },
   { ingredient_id: 'ing_nattokinase', name: 'Nattokinase', kind: 'other', synonyms: ['NSK-SD', 'NSK-SD40'], uniis: [u('H81695M5OP', gsrs('iqm', 'nattokinase', 'NATTOKINASE'))] },
 
   // --- Vitamins ------------------------------------------------------------------------------------------
@@ -258,6 +261,9 @@ export const ingredientCatalogue: CatalogueEntry[] = [
     groups: [{ group: 'Sodium' }] },
   { ingredient_id: 'ing_potassium', name: 'Potassium', kind: 'mineral', synonyms: ['Potassium Chloride'],
     uniis: [u('RWP5GA015D', label('219842', 'Potassium'))], groups: [{ group: 'Potassium' }] },
+  // A salt declared as an ingredient in its own right (real labels 306183, 307773; DSLD's uniiCode there is the placeholder "0").
+  { ingredient_id: 'ing_himalayan_salt', name: 'Himalayan Salt', kind: 'mineral', synonyms: ['Himalayan Rock Salt', 'Pink Himalayan Salt'],
+    groups: [{ group: 'Salt (Himalayan)' }] },
 
   // --- Nutrition facts a label declares in its panel ----------------------------------------------------
   { ingredient_id: 'ing_calories', name: 'Calories', kind: 'nutrition_fact', synonyms: ['Calorie', 'Total Calories'] },

@@ -196,10 +196,15 @@ function otherAmounts(quantities: Quantity[] | null | undefined, primary: number
   return out;
 }
 
-/** A blend by DSLD's own category, its ingredient group, or (where DSLD gives no category) its name. */
+/**
+ * A blend by DSLD's own category, its ingredient group, or (where DSLD gives no category) its name. A row DSLD files
+ * under the group "Header" with rows nested under it is one too (decision 1450): a heading printing the total of the
+ * rows under it ("2:1:1 BCAA 1,000 mg" over leucine, isoleucine, valine), which other labels file as a blend.
+ */
 const isBlend = (row: Row) =>
   (row.category ?? '').toLowerCase() === 'blend' ||
   /^(proprietary )?blend\b/i.test(row.ingredientGroup ?? '') ||
+  (/^header$/i.test((row.ingredientGroup ?? '').trim()) && (row.nestedRows ?? []).length > 0) ||
   (!row.category && /blend|proprietary|matrix/i.test(row.name ?? row.description ?? ''));
 
 const byOrder = (rows: Row[] | null | undefined) => [...(rows ?? [])].map((row, i) => ({ row, i })).sort((a, b) => (a.row.order ?? 0) - (b.row.order ?? 0));
