@@ -44,12 +44,6 @@ export const temporaryExceptions = [
     why: "operators.ts ends an operator's sessions and sessions.ts names the Operator type: the console split (issue 27 item 4, h27d)",
   },
   {
-    name: 'monitor-check-and-recorder-import-each-other',
-    rule: 'no-circular',
-    from: '^services/monitor/src/(check|recorder)\\.ts$',
-    why: 'the recorder places what check.ts reads, and check.ts names the recorder: reading apart from placing (issue 27 item 3, h27c)',
-  },
-  {
     name: 'curation-imports-record-for-normalizeName',
     rule: 'imports-deployable',
     from: '^services/curation/src/(catalogue|identity-rules|ingredient-identity)\\.ts$',
@@ -57,25 +51,11 @@ export const temporaryExceptions = [
     why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
   },
   {
-    name: 'monitor-imports-record-for-normalizeName',
+    name: 'sources-imports-record-for-normalizeName',
     rule: 'imports-deployable',
-    from: '^services/monitor/src/label-versions\\.ts$',
+    from: '^services/sources/src/label-versions\\.ts$',
     deployable: 'record',
     why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'admin-imports-monitor',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/(cli|config|nouns/(monitor|product|source))\\.ts$',
-    deployable: 'monitor',
-    why: "the monitor's checks, source kinds, parsers and SSRF guard move to a library (issue 27 item 3, h27c)",
-  },
-  {
-    name: 'demo-sources-imports-monitor',
-    rule: 'imports-deployable',
-    from: '^services/demo-sources/src/(config|main)\\.ts$',
-    deployable: 'monitor',
-    why: "the monitor's checks, source kinds, parsers and SSRF guard move to a library (issue 27 item 3, h27c)",
   },
   {
     name: 'demo-record-imports-record',
