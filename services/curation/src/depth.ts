@@ -6,9 +6,9 @@ import type { PoolClient } from '@evidence-record/platform';
  * REGISTERED while it has no comparable label state; CAPTURED once it has
  * one; TRACKED while, in addition, at least one of its sources is actively
  * monitored (an active source of a kind the monitor reads: the contract's
- * monitoredSourceKinds). Pausing the last
- * monitored source moves it back to CAPTURED; nothing moves it back to
- * REGISTERED, because a comparable state is never deleted. A capture import
+ * monitoredSourceKinds). Pausing the last monitored source moves it back to
+ * CAPTURED; nothing moves it back to REGISTERED, because a comparable state
+ * is never deleted. A capture import
  * only ever promotes a REGISTERED product (onlyFromRegistered): the depth of
  * products seeded before this rule is left as it was until their sources change.
  */
