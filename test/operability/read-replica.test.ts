@@ -48,7 +48,8 @@ let baseUrl: string;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  pair = await startPostgresPrimaryWithStandby();
+  // Replay waits at most 200 ms for a standby query in its way (PostgreSQL's default is 30 s), so a recovery conflict comes quickly.
+  pair = await startPostgresPrimaryWithStandby({ standbySettings: ['max_standby_streaming_delay=200ms'] });
   const admin = new pg.Client({ connectionString: pair.primaryUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${DB}`);
@@ -223,6 +224,39 @@ describe('snapshot reads on a read replica', () => {
       return (delta(b, await reads())['replica:replica'] ?? 0) === 1;
     }, 10_000, 200);
     (figures.replica_stopped as Record<string, unknown>).replica_answering_again_s = round((performance.now() - restarted) / 1000, 2);
+  });
+
+  it('a read the standby cancels for a recovery conflict is answered again by the primary', async () => {
+    await withTransaction(writer, async (c) => {
+      await c.query('CREATE TABLE IF NOT EXISTS conflict_probe (n int)');
+      await c.query('TRUNCATE conflict_probe');
+      await c.query('INSERT INTO conflict_probe SELECT generate_series(1, 1000)');
+    });
+    await pair.waitForReplay();
+    const before = await reads();
+    const answeredOn: string[] = [];
+    let inStandbySnapshot!: () => void;
+    const started = new Promise<void>((r) => (inStandbySnapshot = r));
+    const read = withSnapshot(pool, async (c) => {
+      const recovery = (await c.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r')).rows[0]!.r;
+      answeredOn.push(recovery ? 'standby' : 'primary');
+      const first = (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM conflict_probe')).rows[0]!.n;
+      if (recovery) {
+        inStandbySnapshot();
+        // Holds the standby's snapshot while the primary removes the rows it sees.
+        await c.query('SELECT pg_sleep(5)');
+      }
+      return first;
+    });
+    await started;
+    await writer.query('DELETE FROM conflict_probe');
+    await writer.query('VACUUM conflict_probe');
+    const from = performance.now();
+    expect(await read).toBe(0);
+    expect(answeredOn).toEqual(['standby', 'primary']);
+    expect(performance.now() - from).toBeLessThan(4_000);
+    expect(delta(before, await reads())).toEqual({ 'primary:recovery_conflict': 1 });
+    await writer.query('DROP TABLE conflict_probe');
   });
 
   it('a read that is not a snapshot (the refusals’ record version) and every write stay on the primary', async () => {

@@ -27,6 +27,8 @@ export interface PostgresPairOptions {
   dir?: string;
   /** Whether commits wait for the disk (default off: a test or local stack, not a production store). */
   fsync?: boolean;
+  /** More server settings for the standby (`name=value`), e.g. `max_standby_streaming_delay=200ms`. */
+  standbySettings?: string[];
 }
 
 export interface PostgresPair {
@@ -166,6 +168,7 @@ export async function startPostgresPrimaryWithStandby(opts: PostgresPairOptions 
     'hot_standby=on',
     'wal_receiver_status_interval=1s',
     `primary_conninfo='host=127.0.0.1 port=${primaryPort} user=postgres application_name=standby'`,
+    ...(opts.standbySettings ?? []),
   ]);
   const url = (port: number) => (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const primaryUrl = url(primaryPort);
