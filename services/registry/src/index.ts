@@ -14,6 +14,12 @@ const serviceName = z.string().regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lower-case wo
 const Needs = z.strictObject({
   /** DATABASE_URL (Postgres, the shared Record). */
   database: z.boolean().optional(),
+  /**
+   * DATABASE_READ_URL (optional): a read replica for the reads of a snapshot, which only the capabilities that
+   * never read what they just wrote may use (record, signals, ledger; issue 24). In the chart: the replica's
+   * host, secret and egress.
+   */
+  databaseRead: z.boolean().optional(),
   /** REDIS_URL and REDIS_PREFIX. */
   redis: z.boolean().optional(),
   /** NATS_URL (one server or a cluster's), NATS_PREFIX and NATS_STREAM_REPLICAS. */
@@ -137,6 +143,7 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 /** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
   database: ['DATABASE_URL'],
+  databaseRead: ['DATABASE_READ_URL'],
   redis: ['REDIS_URL', 'REDIS_PREFIX'],
   nats: ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
