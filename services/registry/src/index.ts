@@ -12,7 +12,7 @@ const serviceName = z.string().regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lower-case wo
 
 /** External dependencies a service uses; each one means env vars (and, in the chart, egress). */
 const Needs = z.strictObject({
-  /** DATABASE_URL (Postgres, the shared Record). */
+  /** DATABASE_URL (Postgres, the shared Record) and DATABASE_NAMED_STATEMENTS (off behind a pooler that cannot keep them, decision 2320). */
   database: z.boolean().optional(),
   /**
    * DATABASE_READ_URL (optional): a read replica for the reads of a snapshot, which only the capabilities that
@@ -142,7 +142,7 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 
 /** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
-  database: ['DATABASE_URL'],
+  database: ['DATABASE_URL', 'DATABASE_NAMED_STATEMENTS'],
   databaseRead: ['DATABASE_READ_URL'],
   redis: ['REDIS_URL', 'REDIS_PREFIX'],
   nats: ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'],
