@@ -81,6 +81,7 @@ export function printableValue(name: string, value: string): string {
     u.password = '***';
     return u.toString();
   } catch {
-    return value;
+    // Not one WHATWG URL (a Redis Cluster's or the Sentinels' node list, `redis://:pw@h1:p1,h2:p2`): mask what stands between ':' and '@'.
+    return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
   }
 }

@@ -14,7 +14,7 @@ const serviceName = z.string().regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lower-case wo
 const Needs = z.strictObject({
   /** DATABASE_URL (Postgres, the shared Record). */
   database: z.boolean().optional(),
-  /** REDIS_URL and REDIS_PREFIX. */
+  /** REDIS_URL, REDIS_PREFIX and REDIS_MODE (with REDIS_SENTINEL_NAME for Sentinels; decision 2300). */
   redis: z.boolean().optional(),
   /** NATS_URL and NATS_PREFIX. */
   nats: z.boolean().optional(),
@@ -137,7 +137,7 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 /** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
   database: ['DATABASE_URL'],
-  redis: ['REDIS_URL', 'REDIS_PREFIX'],
+  redis: ['REDIS_URL', 'REDIS_PREFIX', 'REDIS_MODE', 'REDIS_SENTINEL_NAME'],
   nats: ['NATS_URL', 'NATS_PREFIX'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
   cursorSecret: ['CURSOR_SECRET'],
