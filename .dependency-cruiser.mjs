@@ -38,12 +38,6 @@ export const TEST_PATHS = ['(^|/)test/', '\\.test\\.ts$', '\\.check\\.ts$'];
  */
 export const temporaryExceptions = [
   {
-    name: 'console-operators-and-sessions-import-each-other',
-    rule: 'no-circular',
-    from: '^services/console/src/(operators|sessions)\\.ts$',
-    why: "operators.ts ends an operator's sessions and sessions.ts names the Operator type: the console split (issue 27 item 4, h27d)",
-  },
-  {
     name: 'curation-imports-record-for-normalizeName',
     rule: 'imports-deployable',
     from: '^services/curation/src/(catalogue|identity-rules|ingredient-identity)\\.ts$',
@@ -77,27 +71,6 @@ export const temporaryExceptions = [
     from: '^scripts/admin/nouns/(signal|outbox)\\.ts$',
     deployable: 'signals',
     why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'admin-imports-gateway-for-keys-and-config',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/(config|nouns/(account|key|org))\\.ts$',
-    deployable: 'gateway',
-    why: "key, account and organisation management (gateway/src/operator.ts) and the gateway's settings schema: not yet a library",
-  },
-  {
-    name: 'admin-imports-console-for-operators-and-config',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/(config|nouns/operator)\\.ts$',
-    deployable: 'console',
-    why: "console operator accounts and the console's settings schema: not yet a library",
-  },
-  {
-    name: 'admin-imports-email-worker-for-alerts',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/nouns/alert\\.ts$',
-    deployable: 'email-worker',
-    why: "alert preview and re-send through the email worker's composer: not yet a library",
   },
 ];
 

@@ -18,6 +18,7 @@ FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
 # ---- generated (manifests) by scripts/registry/generate.ts from package.json workspaces and services/registry; do not edit ----
 COPY package.json package-lock.json ./
+COPY services/access/package.json services/access/
 COPY services/client/package.json services/client/
 COPY services/console/package.json services/console/
 COPY services/contract/package.json services/contract/

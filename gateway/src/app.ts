@@ -34,7 +34,7 @@ import { answerOAuthDiscovery, isOAuthDiscoveryPath } from './oauth-discovery';
 import { RecordVersionWatch } from './record-version';
 import { RouteTable } from './routes';
 import { ExtractionEnforcer } from './scoring/enforce';
-import { defaultScoringPolicy, type ScoringPolicy } from './scoring/policy';
+import { defaultScoringPolicy, type ScoringPolicy } from '@evidence-record/access';
 import { serveUnchecked } from './unchecked';
 import { serveUnsubscribe } from './unsubscribe/route';
 import { UsageLog } from './usage/usage-log';

@@ -7,7 +7,7 @@ import { inspectAnswer } from './http/answer';
 import { readBody, sendBytes } from './http/io';
 import { UpstreamError } from './http/upstream';
 import { validateRequest } from './http/validate';
-import { secondsToNextUtcMidnight, utcDay } from './keyspace';
+import { secondsToNextUtcMidnight, utcDay } from '@evidence-record/access';
 import { checkRateWindows, peekRateLimitHeaders, rateLimitHeaders } from './limits/rate-windows';
 import { budgetLimit, settleAnswer, type Settlement } from './limits/settle';
 import { observe } from './scoring/observe';

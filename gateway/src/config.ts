@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { accessSettings } from '@evidence-record/access';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, mcpSiteSettings, type McpSitePolicy } from '@evidence-record/contract';
-import { baseEnv, checkRedisSettings, databaseEnv, env, loadConfig, redisEnv, signingKeysEnv, type RedisMode, type RedisSettings } from '@evidence-record/platform';
+import { baseEnv, checkRedisSettings, databaseEnv, env, loadConfig, signingKeysEnv, type RedisMode, type RedisSettings } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -15,9 +16,8 @@ export const GatewayConfigSchema = z.object({
   PORT: env.port(8080),
   DATABASE_URL: env.databaseUrl,
   ...databaseEnv,
-  /** REDIS_URL, REDIS_MODE (standalone, cluster, sentinel), REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD (decision 2300). */
-  ...redisEnv,
-  REDIS_PREFIX: env.prefix,
+  /** REDIS_URL, REDIS_MODE, REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD (decision 2300) and REDIS_PREFIX: the access library's, which the CLI shares. */
+  ...accessSettings,
   RECORD_URL: env.httpUrl.default('http://127.0.0.1:8101'),
   SIGNALS_URL: env.httpUrl.default('http://127.0.0.1:8102'),
   LEDGER_URL: env.httpUrl.default('http://127.0.0.1:8103'),

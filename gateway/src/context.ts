@@ -9,7 +9,7 @@ import type { SettledToday } from './limits/settled-today';
 import type { RecordVersionWatch } from './record-version';
 import type { RouteTable } from './routes';
 import type { ExtractionEnforcer } from './scoring/enforce';
-import type { ScoringPolicy } from './scoring/policy';
+import type { ScoringPolicy } from '@evidence-record/access';
 import type { Upstreams } from './http/upstream';
 import type { UsageLog } from './usage/usage-log';
 import { sendHtml, sendJson, securityHeaders } from './http/io';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
-import { budgetKey, utcDay } from '../src/keyspace';
+import { budgetKey, utcDay } from '@evidence-record/access';
 import { call, dropPrefix, errorCode, redisClient } from './support/harness';
 import { waitFor } from '@evidence-record/test-support/wait';
 

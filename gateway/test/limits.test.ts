@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { Pool } from '@evidence-record/platform';
-import { budgetKey, rateWindowKeys, utcDay } from '../src/keyspace';
+import { budgetKey, rateWindowKeys, utcDay } from '@evidence-record/access';
 import { gatewayBed, type GatewayBed } from './support/bed';
 import { anotherKey, call, createPlan, errorCode, orgWithKey, type Call, type RunningGateway } from './support/harness';
 import { waitFor } from '@evidence-record/test-support/wait';

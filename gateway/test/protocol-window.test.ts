@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { isolationPrefix } from '@evidence-record/test-support/db';
 import type { PlanLimits } from '../src/access/key-record';
-import { protocolWindowKey } from '../src/keyspace';
+import { protocolWindowKey } from '@evidence-record/access';
 import { countProtocolMessages, protocolLimit, protocolMessagesIn, protocolRateLimitHeaders } from '../src/limits/protocol-window';
 import { installScripts } from '../src/limits/scripts';
 import { waitFor } from '@evidence-record/test-support/wait';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secondsToNextUtcMidnight, rateWindowKeys, budgetKey, scoreKeys } from '../src/keyspace';
+import { secondsToNextUtcMidnight, rateWindowKeys, budgetKey, scoreKeys } from '@evidence-record/access';
 import { rateLimitHeaders, reportedWindow, type WindowState } from '../src/limits/rate-windows';
 
 describe('rate-limit headers', () => {

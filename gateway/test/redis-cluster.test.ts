@@ -3,12 +3,11 @@ import { createPool, createRedis, groupByHashTag, onRedisErrors, publishCounted,
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { startRedisCluster, type RedisCluster } from '@evidence-record/test-support/redis-cluster';
 import { waitFor } from '@evidence-record/test-support/wait';
-import { budgetKey, coolDownKey, keyChangesChannel, protocolWindowKey, rateWindowKeys, scoreKeys, utcDay } from '../src/keyspace';
+import { budgetKey, coolDownKey, defaultScoringPolicy, keyChangesChannel, protocolWindowKey, rateWindowKeys, scoreKeys, utcDay } from '@evidence-record/access';
 import { gatewayScripts, installScripts } from '../src/limits/scripts';
 import { checkRateWindows } from '../src/limits/rate-windows';
 import { countProtocolMessages } from '../src/limits/protocol-window';
 import { settleAnswer } from '../src/limits/settle';
-import { defaultScoringPolicy } from '../src/scoring/policy';
 import type { PlanLimits } from '../src/access/key-record';
 import { admin, call, createPlan, errorCode, gatewayConfig, startGateway, type RunningGateway } from './support/harness';
 import { startFakeUpstreams, type FakeUpstreams } from './support/upstreams';

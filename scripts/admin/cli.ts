@@ -62,7 +62,7 @@ export class Refused extends Error {
  */
 function refusalCode(err: unknown): string | null {
   if (err instanceof Refused || err instanceof CurationRefused || err instanceof FetchFailure || err instanceof AddressRefused) return err.code;
-  // The gateway's operator helpers cannot reach Redis (see gateway/src/operator.ts).
+  // The access library's operator helpers cannot reach Redis (see services/access/src/operator.ts).
   if (err instanceof Error && err.name === 'RedisUnreachable') return 'redis_unavailable';
   return null;
 }

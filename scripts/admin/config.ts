@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { readStackConfig, type StackConfig } from '@evidence-record/platform';
-import { configSchema as consoleConfig } from '@evidence-record/console/config';
-import { configSchema as gatewayConfig } from '@evidence-record/gateway/config';
+import { accessSettings } from '@evidence-record/access';
+import { curationSettings } from '@evidence-record/curation';
+import { baseEnv, readStackConfig, type StackConfig } from '@evidence-record/platform';
 import { MonitorSettingsSchema } from '@evidence-record/sources';
 
 /**
@@ -17,24 +17,26 @@ import { MonitorSettingsSchema } from '@evidence-record/sources';
  * pod (`kubectl exec`), whose environment is the chart's; no file is there.
  *
  * `configSchema` declares every setting of the code the CLI runs, each with
- * the validation of the service that owns it: the connections (the console's
- * and the gateway's), the monitor's settings (monitor verbs), the trace
- * exporter. A verb that reads any other name fails (see `cliEnv`), so a
+ * the validation of the library whose code reads it, which the services
+ * running that code spread into their own schemas (decision 2250): curation's
+ * (database, bus, public address; the console's too), access's (the gateways'
+ * Redis), the monitor's settings (sources; monitor verbs), the platform's
+ * trace exporter. A verb that reads any other name fails (see `cliEnv`), so a
  * setting the CLI uses can never be one `up` leaves out of the file.
  */
 export const configSchema = z.object({
-  DATABASE_URL: consoleConfig.shape.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
-  DATABASE_NAMED_STATEMENTS: consoleConfig.shape.DATABASE_NAMED_STATEMENTS,
-  REDIS_URL: gatewayConfig.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
-  REDIS_MODE: gatewayConfig.shape.REDIS_MODE,
-  REDIS_SENTINEL_NAME: gatewayConfig.shape.REDIS_SENTINEL_NAME,
-  REDIS_SENTINEL_PASSWORD: gatewayConfig.shape.REDIS_SENTINEL_PASSWORD,
-  REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
-  NATS_URL: consoleConfig.shape.NATS_URL,
-  NATS_PREFIX: consoleConfig.shape.NATS_PREFIX.default('local'),
-  NATS_STREAM_REPLICAS: consoleConfig.shape.NATS_STREAM_REPLICAS,
-  PUBLIC_BASE_URL: consoleConfig.shape.PUBLIC_BASE_URL,
-  OTEL_EXPORTER_OTLP_ENDPOINT: consoleConfig.shape.OTEL_EXPORTER_OTLP_ENDPOINT,
+  DATABASE_URL: curationSettings.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  DATABASE_NAMED_STATEMENTS: curationSettings.DATABASE_NAMED_STATEMENTS,
+  REDIS_URL: accessSettings.REDIS_URL.default('redis://127.0.0.1:6379'),
+  REDIS_MODE: accessSettings.REDIS_MODE,
+  REDIS_SENTINEL_NAME: accessSettings.REDIS_SENTINEL_NAME,
+  REDIS_SENTINEL_PASSWORD: accessSettings.REDIS_SENTINEL_PASSWORD,
+  REDIS_PREFIX: accessSettings.REDIS_PREFIX.default('er:local:'),
+  NATS_URL: curationSettings.NATS_URL,
+  NATS_PREFIX: curationSettings.NATS_PREFIX.default('local'),
+  NATS_STREAM_REPLICAS: curationSettings.NATS_STREAM_REPLICAS,
+  PUBLIC_BASE_URL: curationSettings.PUBLIC_BASE_URL,
+  OTEL_EXPORTER_OTLP_ENDPOINT: baseEnv.OTEL_EXPORTER_OTLP_ENDPOINT,
   ...MonitorSettingsSchema.shape,
 });
 export type CliSetting = keyof typeof configSchema.shape;

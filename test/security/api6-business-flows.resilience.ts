@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfServiceScopes } from '@evidence-record/contract';
-import { coolDownKey } from '@evidence-record/gateway';
+import { coolDownKey } from '@evidence-record/access';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { send } from '../resilience/support/http';
 import { cli, customer, query, type Customer } from '../resilience/support/operator';

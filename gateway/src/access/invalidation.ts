@@ -1,5 +1,5 @@
-import { publishCounted, type Logger, type RedisClient, type RedisSubscriber } from '@evidence-record/platform';
-import { keyChangesChannel } from '../keyspace';
+import { keyChangesChannel } from '@evidence-record/access';
+import type { Logger, RedisSubscriber } from '@evidence-record/platform';
 
 /** What a replica holds per key or organisation and must forget when one changes. */
 export interface KeyChangeListener {
@@ -56,13 +56,4 @@ export async function followKeyChanges(subscriber: RedisSubscriber, prefix: stri
     subscriber.off('close', onDown);
     await subscriber.unsubscribe(channel).catch(() => undefined);
   };
-}
-
-/**
- * Tells every replica to drop what it caches for a key id (or `org:<orgId>`).
- * Resolves to the number of gateway replicas subscribed when it was published
- * (on a cluster counted on every node: PUBLISH alone counts one node's).
- */
-export async function publishKeyChange(redis: RedisClient, prefix: string, message: string): Promise<number> {
-  return publishCounted(redis, keyChangesChannel(prefix), message);
 }

@@ -1,6 +1,6 @@
 import type { RedisClient } from '@evidence-record/platform';
 import type { PlanLimits } from '../access/key-record';
-import { protocolWindowKey } from '../keyspace';
+import { protocolWindowKey } from '@evidence-record/access';
 import type { GatewayScripts } from './scripts';
 
 /**

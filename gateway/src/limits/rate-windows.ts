@@ -1,5 +1,5 @@
 import type { RedisClient } from '@evidence-record/platform';
-import { coolDownKey, rateWindowKeys, windowNames, type WindowName } from '../keyspace';
+import { coolDownKey, rateWindowKeys, windowNames, type WindowName } from '@evidence-record/access';
 import type { PlanLimits } from '../access/key-record';
 import type { GatewayScripts } from './scripts';
 

@@ -1,9 +1,9 @@
 import type { RedisClient } from '@evidence-record/platform';
 import type { CostKind } from '@evidence-record/contract';
-import { budgetKey, scoreKeys, utcDay, utcDayNumber } from '../keyspace';
+import { budgetKey, scoreKeys, utcDay, utcDayNumber } from '@evidence-record/access';
 import type { PlanLimits } from '../access/key-record';
 import type { Observation } from '../scoring/observe';
-import type { ScoringPolicy } from '../scoring/policy';
+import type { ScoringPolicy } from '@evidence-record/access';
 import type { ExtractionScore } from '../scoring/score';
 import type { GatewayScripts } from './scripts';
 

@@ -1,8 +1,6 @@
 import { withTransaction, type Logger, type Pool, type RedisClient } from '@evidence-record/platform';
-import { coolDownKey } from '../keyspace';
-import { publishKeyChange } from '../access/invalidation';
+import { coolDownKey, publishKeyChange, type ScoringPolicy } from '@evidence-record/access';
 import type { KeyCache } from '../access/key-cache';
-import type { ScoringPolicy } from './policy';
 import type { ExtractionScore } from './score';
 
 /** How long the Redis suspension flag bridges the Postgres write and the cache invalidation. */

@@ -1,6 +1,6 @@
 import { randomId } from '@evidence-record/contract';
 import { withTransaction } from '@evidence-record/platform';
-import { announceOrgChange } from '@evidence-record/gateway/operator';
+import { announceOrgChange } from '@evidence-record/access';
 import { positional, Refused, required, UsageError, type Noun } from '../cli';
 import { requireOrg } from './org';
 

@@ -1,5 +1,4 @@
-import { listAlerts } from '@evidence-record/curation';
-import { listDeadLetters, replayAlert, showAlert } from '@evidence-record/email-worker';
+import { listAlerts, listDeadLetters, replayAlert, showAlert } from '@evidence-record/curation';
 import { optional, positional, Refused, required, UsageError, type Noun } from '../cli';
 import { natsSettings } from './nats';
 

@@ -10,7 +10,7 @@ import {
   type Scope,
 } from '@evidence-record/contract';
 import { withTransaction, type PoolClient } from '@evidence-record/platform';
-import { announceKeyChange, clearExtractionState, readExtractionState } from '@evidence-record/gateway/operator';
+import { announceKeyChange, clearExtractionState, readExtractionState } from '@evidence-record/access';
 import { optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
 import { requireOrg } from './org';
 

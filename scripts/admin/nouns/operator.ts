@@ -1,4 +1,4 @@
-import { addOperator, disableOperator, enableOperator, listOperators, type OperatorRef } from '@evidence-record/console';
+import { addOperator, disableOperator, enableOperator, listOperators, type OperatorRef } from '@evidence-record/curation';
 import { optional, required, UsageError, type AdminContext, type Noun } from '../cli';
 
 /** `<operator_id>` or `--name N`, exactly one. */

@@ -1,5 +1,5 @@
 import { randomId } from '@evidence-record/contract';
-import { announceOrgChange } from '@evidence-record/gateway/operator';
+import { announceOrgChange } from '@evidence-record/access';
 import { optional, positional, Refused, required, type AdminContext, type Noun } from '../cli';
 
 export async function requireOrg(ctx: AdminContext, orgId: string): Promise<{ org_id: string; name: string; plan_id: string; suspended_at: Date | null; self_service: boolean }> {

@@ -1,18 +1,14 @@
 import { z } from 'zod';
-import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
+import { curationSettings } from '@evidence-record/curation';
+import { baseEnv, env, loadConfig } from '@evidence-record/platform';
 
 /** The console reads the stack's shared configuration (the same ConfigMap/Secrets in Kubernetes, .run/stack.env locally). */
 export const consoleEnv = z
   .object({
     ...baseEnv,
     PORT: env.port(8107),
-    DATABASE_URL: env.databaseUrl,
-    ...databaseEnv,
-    NATS_URL: env.natsUrl.default('nats://127.0.0.1:4222'),
-    NATS_PREFIX: env.prefix,
-    /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
-    NATS_STREAM_REPLICAS: env.natsStreamReplicas,
-    PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
+    /** DATABASE_URL, DATABASE_NAMED_STATEMENTS, NATS_URL, NATS_PREFIX, NATS_STREAM_REPLICAS, PUBLIC_BASE_URL: curation's, which the CLI shares. */
+    ...curationSettings,
     NODE_ENV: z.string().default('development'),
     /**
      * Signs the session cookie and the sign-in form's token; 32+ characters, from a Secret (the chart's, or

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
-import type { Logger, Pool, PoolClient } from '@evidence-record/platform';
+import type { Logger, Pool } from '@evidence-record/platform';
 import type { Operator } from './operators';
 
 declare module 'express-session' {
@@ -96,10 +96,4 @@ export function liveOperator(pool: Pool, lifetimes: SessionLifetimes, log: Logge
       })
       .catch(next);
   };
-}
-
-/** Ends every console session of one operator (inside the caller's transaction); how many there were. */
-export async function endOperatorSessions(client: Pool | PoolClient, operatorId: string): Promise<number> {
-  const { rowCount } = await client.query(`DELETE FROM console_sessions WHERE sess->'operator'->>'operator_id' = $1`, [operatorId]);
-  return rowCount ?? 0;
 }

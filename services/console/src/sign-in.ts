@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger, Pool } from '@evidence-record/platform';
 import { html, page } from './html';
-import { credentialOperatorId, verifyCredential } from './operators';
+import { credentialOperatorId, verifyCredential } from '@evidence-record/curation';
 import { startSession, type SessionEnd } from './sessions';
 
 /**

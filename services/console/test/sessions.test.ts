@@ -5,7 +5,8 @@ import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/
 import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { ConsoleClient } from '@evidence-record/test-support/console-client';
 import { waitFor } from '@evidence-record/test-support/wait';
-import { addOperator, createConsoleApp, type SessionLifetimes } from '../src/index';
+import { addOperator } from '@evidence-record/curation';
+import { createConsoleApp, type SessionLifetimes } from '../src/index';
 
 /**
  * A console session lives only while its operator is enabled, and never

@@ -4,7 +4,8 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { startInProcess, type InProcessService } from '@evidence-record/test-support/in-process';
 import { ConsoleClient } from '@evidence-record/test-support/console-client';
-import { addOperator, createConsoleApp, defaultSignInLimits } from '../src/index';
+import { addOperator } from '@evidence-record/curation';
+import { createConsoleApp, defaultSignInLimits } from '../src/index';
 
 /**
  * Signing in to the review console (issue 26, item 10; decision 1900): no

@@ -72,3 +72,16 @@ export {
   type UnidentifiedName,
   type IngredientListed,
 } from './ingredient-identity';
+export {
+  addOperator,
+  verifyCredential,
+  credentialOperatorId,
+  listOperators,
+  disableOperator,
+  enableOperator,
+  type Operator,
+  type OperatorListing,
+  type OperatorRef,
+} from './operators';
+export { listDeadLetters, showAlert, replayAlert, ReplayRefused, type AlertView } from './alerts';
+export { curationSettings } from './settings';

@@ -3,4 +3,3 @@ export { loadEmailWorkerConfig, EmailWorkerConfigSchema, type EmailWorkerConfig 
 export { renderAlertEmail, messageIdFor, signalUrl } from './message';
 export { startEmailWorker, alertMessageHandler } from './worker';
 export { createMailer, classifySmtpFailure } from './smtp';
-export { listDeadLetters, replayAlert, showAlert, ReplayRefused, type AlertView } from './dead-letters';

@@ -4,7 +4,9 @@ import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/p
 
 /**
  * Operator side of the alerts: list dead letters, show one alert, replay a
- * dead (or stuck pending) alert. Used by `npm run -s admin -- alert …`.
+ * dead (or stuck pending) alert. Used by `npm run -s admin -- alert …`
+ * (beside listAlerts in reads.ts); the email worker, which sends them, never
+ * needs these (decision 2250).
  */
 export interface AlertView {
   alert_id: string;

@@ -1,7 +1,7 @@
 import { ConfigError, createRedis, groupByHashTag, onRedisErrors, redisSettingsFrom, type RedisClient, type RedisSettings } from '@evidence-record/platform';
-import { publishKeyChange } from './access/invalidation';
+import { publishKeyChange } from './key-changes';
 import { coolDownKey, orgChangeMessage, scoreKeys, utcDay } from './keyspace';
-import { defaultScoringPolicy } from './scoring/policy';
+import { defaultScoringPolicy } from './scoring-policy';
 
 /**
  * What the operator CLI needs from the gateway's Redis state: announcing key
