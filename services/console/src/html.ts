@@ -33,7 +33,7 @@ body{font-family:system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
 header{background:#1d2433;color:#fff;padding:.6rem 1.2rem;display:flex;gap:1.2rem;align-items:center}
 header a{color:#cfe0ff;text-decoration:none}header .who{margin-left:auto;opacity:.8}
 main{padding:1.2rem;max-width:1200px}
-table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d8dce3;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.92rem;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d8dce3;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.92rem}td.wrap{overflow-wrap:anywhere}.nowrap{white-space:nowrap}
 th{background:#eef1f5}.flash{padding:.6rem;margin-bottom:1rem;border-radius:4px}.ok{background:#e3f6e8}.err{background:#fde7e7}
 .sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem}.sides pre{background:#fff;border:1px solid #d8dce3;padding:.5rem;margin:0;white-space:pre-wrap}
 .removed{background:#fbd3d3;text-decoration:line-through}.added{background:#cdf2d6;font-weight:600}

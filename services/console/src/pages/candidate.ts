@@ -52,7 +52,7 @@ export function candidatePage(kit: PageKit): Router {
 <p>Derived window: <strong>${c.derived_window ? `${c.derived_window.start} → ${c.derived_window.end}` : 'n/a'}</strong> (last reading of the old label → first reading of the new); candidate window ${c.window.start} → ${c.window.end}${c.window.exact_change_date ? `, exact date ${c.window.exact_change_date}` : ''}</p>
 <div class="sides"><div><h2>Before <small class="muted">${c.before.state_id ?? ''}</small></h2>${side('removed')}</div><div><h2>After <small class="muted">${c.after.state_id ?? ''}</small></h2>${side('added')}</div></div>
 <h2>Evidence</h2><table class="evidence"><thead><tr><th>Side</th><th>Read at</th><th>Source</th><th>Preserved copy</th><th>SHA-256</th></tr></thead><tbody>
-${c.evidence.map((e) => html`<tr><td>${e.state_id === c.before.state_id ? 'before' : e.state_id === c.after.state_id ? 'after' : `price #${e.price_observation_id}`}</td><td>${utcMinute(e.observed_at)}</td><td>${sourceLink(e.source_url)} ${e.retailer ?? ''}</td><td>${preservedCopy(e, kept)}</td><td><code>${e.content_sha256 ? `${e.content_sha256.slice(0, 16)}…` : ''}</code></td></tr>`)}
+${c.evidence.map((e) => html`<tr><td>${e.state_id === c.before.state_id ? 'before' : e.state_id === c.after.state_id ? 'after' : `price #${e.price_observation_id}`}</td><td>${utcMinute(e.observed_at)}</td><td class="wrap">${sourceLink(e.source_url)} ${e.retailer ?? ''}</td><td class="wrap">${preservedCopy(e, kept)}</td><td class="wrap"><code>${e.content_sha256 ? `${e.content_sha256.slice(0, 16)}…` : ''}</code></td></tr>`)}
 </tbody></table>${reviewForms}`);
   });
 

@@ -12,7 +12,7 @@ export function signalsPage(kit: PageKit, to: PublishTo): Router {
   router.get('/signals', async (req, res) => {
     const list = await listReleasedSignals(kit.pool, 200);
     kit.send(req, res, 'Released Signals', html`<table><thead><tr><th>Signal</th><th>Released</th><th>Product</th><th>Summary</th><th>Status</th><th>Corrections</th></tr></thead><tbody>
-${list.map((s) => html`<tr><td><a href="/signals/${String(s.signal_id)}">${String(s.signal_id)}</a></td><td>${String(s.released_on)}</td><td>${String(s.brand_name)} ${String(s.product_name)}</td><td>${String(s.summary)}</td><td>${String(s.status)}</td><td>${String(s.corrections)}</td></tr>`)}
+${list.map((s) => html`<tr><td><a href="/signals/${String(s.signal_id)}">${String(s.signal_id)}</a></td><td class="nowrap">${String(s.released_on)}</td><td>${String(s.brand_name)} ${String(s.product_name)}</td><td>${String(s.summary)}</td><td>${String(s.status)}</td><td>${String(s.corrections)}</td></tr>`)}
 </tbody></table>`);
   });
   router.get('/signals/:id', async (req, res) => {
