@@ -19,7 +19,7 @@ describe('the released Signals page', () => {
     );
     expect(rows.length).toBeGreaterThan(0);
     const page = await h.page('/signals');
-    const cells = [...page.text.matchAll(/<tr><td><a href="\/signals\/(sig_[0-9a-z]+)">[^<]*<\/a><\/td><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((m) => [m[1], textOf(m[2]!)]);
+    const cells = [...page.text.matchAll(/<tr><td><a href="\/signals\/(sig_[0-9a-z]+)">[^<]*<\/a><\/td><td class="nowrap">[^<]*<\/td><td>([^<]*)<\/td>/g)].map((m) => [m[1], textOf(m[2]!)]);
     expect(cells).toEqual(rows.map((r) => [r.signal_id, r.label]));
     // The demo Record has products called "Original" under more than one brand: no cell says only that.
     expect(cells.filter(([, label]) => label === 'Original')).toEqual([]);
