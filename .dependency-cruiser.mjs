@@ -61,7 +61,7 @@ export const temporaryExceptions = [
   {
     name: 'console-imports-signals-for-publishNow',
     rule: 'imports-deployable',
-    from: '^services/console/src/app\\.ts$',
+    from: '^services/console/src/pages/(release|signals)\\.ts$',
     deployable: 'signals',
     why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
   },

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
 import type { Logger, Pool } from '@evidence-record/platform';
-import type { Operator } from './operators';
+import type { Operator } from '@evidence-record/curation';
 
 declare module 'express-session' {
   interface SessionData {

@@ -24,7 +24,6 @@ export {
   listReleasedSignals,
   listAlerts,
   listEditions,
-  sourceHealth,
   declaredLines,
   diffLines,
   type CandidateDetail,
@@ -34,6 +33,7 @@ export {
 } from './reads';
 export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
+export { editionRows, editionRow, editionEntry, type EditionEntry, type EditionRow } from './edition-rows';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
 export {
