@@ -487,7 +487,7 @@ const results: BenchResults = {
 
 try {
   // Databases: cached templates, fresh copies for this run.
-  const migrations = 'services/platform/migrations';
+  const migrations = 'services/record-store/migrations';
   const demoTpl = await cachedDatabase('er_bench_tpl_demo', await sourceFingerprint(['scripts/migrate.ts', 'scripts/seed-demo.ts'], [migrations]), buildDemoRecord, log);
   const largeName = `er_bench_${LARGE.products >= 1000 ? `${Math.round(LARGE.products / 1000)}k` : LARGE.products}`;
   const largeTpl = flags['skip-large'] || !section('record')

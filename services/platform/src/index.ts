@@ -4,7 +4,6 @@ export * from './http';
 export * from './internal-auth';
 export * from './logger';
 export * from './metrics';
-export * from './migrate';
 export * from './nats';
 export * from './durable-consumer';
 export * from './tracing';
