@@ -7,7 +7,7 @@ import { createPool, type Pool } from '@evidence-record/platform';
 import { migrationsDir, runMigrations } from '@evidence-record/record-store';
 import { demoDatabase, emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from '@evidence-record/test-support/infra';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { notable } from './products';
 import { productId } from './ids';
 import { seedDemoRecord } from './seed';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddProductInput, CurationRefused, NotFound, addProductIn, placeLabelVersion, refreshDepth, type CaptureInput } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { openLabelCandidates } from './check';
 import { parseDsldLabel, type DsldReading } from './dsld';
 import { dropDsldKeyOffOrigin, withDsldKey } from './dsld-key';

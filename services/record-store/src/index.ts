@@ -5,3 +5,6 @@
  * import it, never each other.
  */
 export { migrationsDir, runMigrations } from './migrate';
+export { normalizeName, words } from './names';
+export * from './rows';
+export { PRODUCT_IDENTITY_COLUMNS, PRODUCTS_WITH_BRANDS, productById, productsById } from './products';

@@ -1,4 +1,4 @@
-import type { ReleasedSignalColumns, SignalCorrectionRow, SignalProductNames } from '@evidence-record/contract';
+import type { ReleasedSignalColumns, SignalCorrectionRow, SignalProductNames } from '@evidence-record/record-store';
 import type { PoolClient } from '@evidence-record/platform';
 
 /** The current state of the released Signals an edition names (their status may have moved on since it closed). */

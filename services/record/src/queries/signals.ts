@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { ReleasedSignalColumns, SignalCorrectionRow } from '@evidence-record/contract';
+import type { ReleasedSignalColumns, SignalCorrectionRow } from '@evidence-record/record-store';
 
 /**
  * A released Signal of a product. Candidates, unreleased Signals, reviewer

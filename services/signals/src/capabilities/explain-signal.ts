@@ -1,7 +1,8 @@
-import { Refusal, answerSourceKind, buildAnswer, productIdentity } from '@evidence-record/contract';
+import { Refusal, answerSourceKind, buildAnswer } from '@evidence-record/contract';
+import { productById, productIdentity } from '@evidence-record/record-store';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
-import { correctionsOf, findProduct, findReleasedSignal, type SignalRow } from '../queries/signals';
+import { correctionsOf, findReleasedSignal, type SignalRow } from '../queries/signals';
 import {
   declaredIngredients,
   historyStates,
@@ -33,7 +34,7 @@ export function explainSignal(deps: SignalsDeps): HandlerOf<'explain_signal'> {
       const row = await findReleasedSignal(client, params.signal_id);
       if (!row) throw new Refusal('not_found');
 
-      const product = await findProduct(client, row.product_id);
+      const product = await productById(client, row.product_id);
       const corrections = (await correctionsOf(client, [row.signal_id])).get(row.signal_id) ?? [];
       const sides = await readSides(client, row);
       const signal = { ...presentSignal(row, corrections, deps.publicBaseUrl), before: sides.before, after: sides.after, evidence: sides.evidence };

@@ -1,4 +1,5 @@
-import type { ProductIdentityRow, ReleasedSignalColumns, SignalFeedQuery, SignalProductNames } from '@evidence-record/contract';
+import type { SignalFeedQuery } from '@evidence-record/contract';
+import type { ReleasedSignalColumns, SignalProductNames } from '@evidence-record/record-store';
 import type { PoolClient } from '@evidence-record/platform';
 
 /**
@@ -102,16 +103,4 @@ export async function correctionsOf(client: PoolClient, signalIds: string[]): Pr
   });
   for (const r of rows) out.set(r.signal_id, [...(out.get(r.signal_id) ?? []), r]);
   return out;
-}
-
-export type ProductRow = ProductIdentityRow;
-
-export async function findProduct(client: PoolClient, productId: string): Promise<ProductRow | null> {
-  const { rows } = await client.query<ProductRow>({
-    name: 'signals-product-identity',
-    text: `SELECT p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on
-             FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
-    values: [productId],
-  });
-  return rows[0] ?? null;
 }
