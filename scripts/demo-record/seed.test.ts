@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { editionHash } from '@evidence-record/contract';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { migrationsDir, runMigrations } from '@evidence-record/record-store';
+import { migrationsDir, runMigrations } from '@evidence-record/record-store/migrations';
 import { demoDatabase, emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from '@evidence-record/test-support/infra';
 import { normalizeName } from '@evidence-record/record-store';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ProductIdentity, SignalCorrection, depthClasses } from '@evidence-record/contract';
+import type { ProductIdentity, depthClasses } from '@evidence-record/contract';
 
 /**
  * Rows of the Record as the queries read them, where several services read
@@ -68,6 +68,3 @@ export interface SignalProductNames {
   brand_id: string;
   brand_name: string;
 }
-
-/** A correction or withdrawal of a released Signal as read: only its public note leaves, with the summaries it replaced and put in place. */
-export type SignalCorrectionRow = z.infer<typeof SignalCorrection>;

@@ -1,8 +1,7 @@
 import { Refusal, answerSourceKind, buildAnswer } from '@evidence-record/contract';
-import { productById, productIdentity } from '@evidence-record/record-store';
+import { correctionsOf, findReleasedSignal, presentSignal, productById, productIdentity, type SignalRow } from '@evidence-record/record-store';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
-import { correctionsOf, findReleasedSignal, type SignalRow } from '../queries/signals';
 import {
   declaredIngredients,
   historyStates,
@@ -16,7 +15,6 @@ import {
   differingIngredients,
   presentDeclaredIngredient,
   presentPrice,
-  presentSignal,
   presentState,
   pricePerServing,
   type SourceReferenceOut,
