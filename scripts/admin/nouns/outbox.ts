@@ -1,4 +1,4 @@
-import { publishNow } from '@evidence-record/signals';
+import { publishNow } from '@evidence-record/curation';
 import { Refused, type Noun } from '../cli';
 
 /** The event outbox: Signal release events waiting to be published to JetStream. */

@@ -1,5 +1,4 @@
-import { correctSignal, listReleasedSignals, type CorrectionResult, listUnreleasedSignals, releaseSignals, withdrawSignal } from '@evidence-record/curation';
-import { publishNow } from '@evidence-record/signals';
+import { correctAndPublish, listReleasedSignals, listUnreleasedSignals, releaseAndPublish, withdrawAndPublish, type AmendedSignal, type NatsTarget } from '@evidence-record/curation';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { list, operatorName, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
 
@@ -22,16 +21,19 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   const tracing = initTracing({ service: 'admin', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const span = startSpan('signal release', { kind: SpanKind.PRODUCER });
   try {
-    const released = await releaseSignals(pool, {
-      date: optional(flags, 'date'),
-      ...testClock(env),
-      ...(chosen.length ? { signalIds: chosen } : {}),
-      releasedBy: operatorName({ flags, env }),
-      publicBaseUrl: env.PUBLIC_BASE_URL!,
-      traceparent: span.traceparent,
-    });
     // The events are committed in the outbox with the release; publishing now is only a head start on the relay.
-    const outbox = await publishNow(pool, env.NATS_URL!, env.NATS_PREFIX!, released.event_ids);
+    const { released, outbox } = await releaseAndPublish(
+      pool,
+      {
+        date: optional(flags, 'date'),
+        ...testClock(env),
+        ...(chosen.length ? { signalIds: chosen } : {}),
+        releasedBy: operatorName({ flags, env }),
+        publicBaseUrl: env.PUBLIC_BASE_URL!,
+        traceparent: span.traceparent,
+      },
+      natsOf(env),
+    );
     span.end({ attributes: { 'er.signals_released': released.signal_ids.length } });
     if (outbox.nats !== 'published') {
       throw new Refused(
@@ -49,10 +51,14 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   }
 }
 
-/** Publishes a correction's notices now (the relay would within a second); an unreachable NATS is reported, not hidden. */
-async function withNotices(ctx: AdminContext, out: CorrectionResult): Promise<Record<string, unknown>> {
-  if (out.event_ids.length === 0) return { ...out };
-  const outbox = await publishNow(ctx.pool, ctx.env.NATS_URL!, ctx.env.NATS_PREFIX!, out.event_ids);
+/** The NATS the CLI publishes to (NATS_URL and NATS_PREFIX; the config checks them). */
+function natsOf(env: NodeJS.ProcessEnv): NatsTarget {
+  return { natsUrl: env.NATS_URL!, natsPrefix: env.NATS_PREFIX! };
+}
+
+/** A correction's notices were published at once (the relay would within a second); an unreachable NATS is reported, not hidden. */
+function withNotices(ctx: AdminContext, { amended: out, outbox }: AmendedSignal): Record<string, unknown> {
+  if (outbox === null) return { ...out };
   if (outbox.nats !== 'published') {
     throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${ctx.env.NATS_URL}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
       [out.kind]: { ...out },
@@ -88,13 +94,13 @@ export const signal: Noun = {
       run: async (ctx) =>
         withNotices(
           ctx,
-          await correctSignal(ctx.pool, {
+          await correctAndPublish(ctx.pool, {
             signal_id: positional(ctx.flags, 0, 'signal_id'),
             note: required(ctx.flags, 'note'),
             summary: optional(ctx.flags, 'summary'),
             operatorNote: optional(ctx.flags, 'operator-note'),
             by: operatorName(ctx),
-          }),
+          }, natsOf(ctx.env)),
         ),
     },
     withdraw: {
@@ -102,12 +108,12 @@ export const signal: Noun = {
       run: async (ctx) =>
         withNotices(
           ctx,
-          await withdrawSignal(ctx.pool, {
+          await withdrawAndPublish(ctx.pool, {
             signal_id: positional(ctx.flags, 0, 'signal_id'),
             note: required(ctx.flags, 'note'),
             operatorNote: optional(ctx.flags, 'operator-note'),
             by: operatorName(ctx),
-          }),
+          }, natsOf(ctx.env)),
         ),
     },
   },

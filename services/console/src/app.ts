@@ -4,20 +4,19 @@ import {
   CurationRefused,
   approveCandidate,
   closeEdition,
-  correctSignal,
+  correctAndPublish,
   listEditions,
   listReleasedSignals,
   listUnreleasedSignals,
   openCandidateQueue,
   openEdition,
   refuseCandidate,
-  releaseSignals,
+  releaseAndPublish,
   showCandidate,
   sourceHealth,
-  withdrawSignal,
+  withdrawAndPublish,
 } from '@evidence-record/curation';
 import { createServiceApp, recordServiceOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
-import { publishNow } from '@evidence-record/signals';
 import { html, page, type Safe } from './html';
 import { ingredientPages } from './ingredients';
 import { recordAction, type Operator } from './operators';
@@ -213,8 +212,7 @@ ${waiting.map((s) => html`<tr><td><input type="checkbox" name="signal" value="${
       const raw = (req.body as Record<string, unknown>).signal;
       const ids = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
       if (ids.length === 0) throw new CurationRefused('tick at least one Signal to release', 'invalid_input');
-      const released = await releaseSignals(o.pool, { signalIds: ids, releasedBy: op.name, publicBaseUrl: o.publicBaseUrl });
-      const outbox = await publishNow(o.pool, o.natsUrl, o.natsPrefix, released.event_ids);
+      const { released, outbox } = await releaseAndPublish(o.pool, { signalIds: ids, releasedBy: op.name, publicBaseUrl: o.publicBaseUrl }, o);
       const nats = outbox.nats === 'published' ? 'published to NATS' : `NATS ${outbox.nats}: the signals service relay publishes them when it can`;
       return { text: `Released ${released.signal_ids.join(', ')} as the batch of ${released.release_date} (${nats}).`, detail: { ...released, outbox: outbox.nats }, to: '/signals' };
     }, () => '/release'),
@@ -255,8 +253,7 @@ ${forms}`);
     act(`signal ${kind}`, (req) => String(req.params.id), async (req, op) => {
       const summary = field(req, 'summary').trim();
       const input = { signal_id: String(req.params.id), note: field(req, 'note'), by: op.name, ...(kind === 'correct' && summary ? { summary } : {}) };
-      const out = kind === 'correct' ? await correctSignal(o.pool, input) : await withdrawSignal(o.pool, input);
-      const outbox = out.event_ids.length ? await publishNow(o.pool, o.natsUrl, o.natsPrefix, out.event_ids) : null;
+      const { amended: out, outbox } = kind === 'correct' ? await correctAndPublish(o.pool, input, o) : await withdrawAndPublish(o.pool, input, o);
       return { text: `${kind === 'correct' ? 'Corrected' : 'Withdrew'} ${out.signal_id}; ${out.notices} correction email(s) queued${outbox && outbox.nats !== 'published' ? ` (NATS ${outbox.nats}; the relay sends them when it can)` : ''}.`, detail: { correction_id: out.correction_id, notices: out.notices } };
     }, (req) => `/signals/${String(req.params.id)}`);
   app.post('/signals/:id/correct', amend('correct'));

@@ -24,3 +24,5 @@ export {
   type SignalRow,
   type SignalSelection,
 } from './signals';
+export { claimUnpublished, markFailed, markPublished, pendingCount, type OutboxRow } from './outbox';
+export { publishPending, type PublishOptions, type PublishResult } from './publish-pending';
