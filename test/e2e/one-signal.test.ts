@@ -54,6 +54,8 @@ describe('a released Signal is one object in every answer', () => {
     const edition = await answer(ledger, '/api/v1/ledger/ed_2026_10');
     const inEdition = edition.signals as Signal[];
     expect(inEdition.length).toBeGreaterThan(1);
+    // A price Signal recorded without states is among them: its sides read null in every answer (decision 2000).
+    expect(inEdition.some((s) => s.dimension === 'price' && s.before === null && s.after === null)).toBe(true);
     // The ledger's Signals carry their corrections' summaries (additive since issue 27).
     expect(inEdition.find((s) => s.signal_id === corrected)!.corrections).toEqual([
       { kind: 'correction', recorded_on: expect.any(String), note: 'The summary is reworded; the Signal keeps its address.', summary_before: expect.any(String), summary_after: 'A reworded summary of the change.' },
@@ -64,7 +66,7 @@ describe('a released Signal is one object in every answer', () => {
       const history = await answer(record, `/api/v1/products/${productId}/history`);
       expect((history.signals as Signal[]).find((h) => h.signal_id === s.signal_id), `${s.signal_id} in get_formula_history`).toEqual(s);
 
-      const feed = await answer(signals, `/api/v1/signals?product_id=${productId}&limit=100`);
+      const feed = await answer(signals, `/api/v1/signals?product_id=${productId}&limit=25`);
       expect((feed.signals as Signal[]).find((f) => f.signal_id === s.signal_id), `${s.signal_id} in list_signal_changes`).toEqual(s);
 
       // explain_signal widens the two sides (the states, the differing lines, the prices) and adds the evidence; the rest is the same Signal.
