@@ -32,6 +32,7 @@ COPY services/record/package.json services/record/
 COPY services/record-store/package.json services/record-store/
 COPY services/registry/package.json services/registry/
 COPY services/signals/package.json services/signals/
+COPY services/sources/package.json services/sources/
 COPY services/watch/package.json services/watch/
 COPY gateway/package.json gateway/
 COPY scripts/admin/package.json scripts/admin/

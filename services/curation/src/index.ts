@@ -12,6 +12,7 @@ export { placeLabelVersion, type LabelVersionPlacement } from './label-versions'
 export { refreshDepth } from './depth';
 export { labelOf, labelSide, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
+export { openLabelCandidates, listPriceBefore, listPriceMoves, openPriceCandidate, type ListPriceBefore, type SourceEvent } from './candidate-rules';
 export { releaseSignals, releaseEventId, type ReleaseInput, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionInput, type CorrectionResult } from './corrections';
 export { publishNow, releaseAndPublish, correctAndPublish, withdrawAndPublish, type AmendedSignal, type NatsTarget, type PublishNowResult } from './publish';

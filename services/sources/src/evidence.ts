@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
+import type { MonitoredSourceKind } from '@evidence-record/contract';
 import type { PoolClient, Pool } from '@evidence-record/platform';
 
 /**
  * Evidence, content-addressed (decision 1004): what a check read, stored once
- * per distinct content under its SHA-256. For a DSLD label, the label JSON as
- * served; for an offer page, the JSON-LD blocks the offer was read from and
- * the address that served them (not the whole page: reviews, stock and
- * advertising churn would make every read distinct). Never read by the API.
+ * per distinct content under its SHA-256, as its source kind keeps it
+ * (kinds/*.ts: a DSLD label's JSON as served; an offer page's JSON-LD blocks
+ * and the address that served them). Never read by the API.
  */
 export interface Evidence {
   sha256: string;
-  kind: 'dsld_label' | 'offer_page';
+  kind: MonitoredSourceKind;
   mediaType: string;
   content: Buffer;
 }

@@ -1,11 +1,10 @@
 /**
  * The spec's MCP tool table (spec: MCP endpoint): the 18 tools and the
- * capability each one calls, written out as the spec writes it. The
- * capability rows (capabilities.ts) name their tool on their own; the MCP
- * service's tests check the rows and its catalogue against this table, and
- * the k6 scenarios (load-tests) read it to list and tag the tools.
- *
- * Self-contained on purpose (no imports, ES2020): k6 imports it by path.
+ * capability each one calls, written out as the spec writes it. Each
+ * capability's module (services/contract/src/capabilities/) names its tool
+ * on its own; the tool tests check the modules and the catalogue against
+ * this table, so a tool renamed in a module, or one the spec does not have,
+ * fails a test.
  */
 export const mcpToolTable = {
   'record.search': 'search_record',

@@ -1,4 +1,4 @@
-import type { Pool } from '@evidence-record/platform';
+import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /**
  * Leases on due checks (decision 1002). A replica takes a batch of due,
@@ -8,11 +8,19 @@ import type { Pool } from '@evidence-record/platform';
  * (fencing): a replica that died, or stalled past its lease, cannot write a
  * second check after another replica retook the source. At most one source
  * per host is taken per batch, and none whose host is cooling down.
+ *
+ * The lease lifecycle, all of it here: taken (leaseDue); fenced when its check
+ * is recorded (fenceLeases) and ended with that record (LEASE_ENDED, written by
+ * finishChecks); given back without a check (runLeased, and giveBack for a
+ * replica shutting down); or dropped when an operator stops the source being
+ * read (LEASE_ENDED, written by setSourceState and a label version that is no
+ * longer the newest).
  */
 export interface LeasedSource {
   source_id: number;
   product_id: string;
-  kind: 'dsld_label' | 'offer_page' | 'manufacturer' | 'retailer';
+  /** A kind the monitor reads (kinds/index.ts). */
+  kind: string;
   url: string;
   host: string;
   retailer: string | null;
@@ -70,12 +78,60 @@ export async function leaseDue(pool: Pool, req: LeaseRequest): Promise<LeasedSou
   return rows;
 }
 
-/** Gives a lease back without a check (shutdown, or the host was busy): the source stays due. */
-export async function releaseLease(pool: Pool, sourceId: number, token: string): Promise<void> {
+/** The lease columns of a source whose lease ends (an UPDATE's SET list): its check was recorded, or it is no longer read. */
+export const LEASE_ENDED = 'lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL';
+
+/** Another replica retook the source after this lease expired: its check is the one recorded. */
+export class LeaseLost extends Error {
+  override name = 'LeaseLost';
+}
+
+/**
+ * One leased check, run to its end: `check` answers what it recorded (its lease ended with the record), or null when
+ * it recorded nothing (its host was busy). The lease is given back then, and when the check failed, so the source
+ * stays due for the next lease; it is not given back when it was lost (another replica holds it now).
+ */
+export async function runLeased<T>(pool: Pool, src: LeasedSource, check: () => Promise<T | null>): Promise<T | null> {
+  let giveBackLease = true;
+  try {
+    const recorded = await check();
+    giveBackLease = recorded === null;
+    return recorded;
+  } catch (err) {
+    giveBackLease = !(err instanceof LeaseLost);
+    throw err;
+  } finally {
+    // Best effort: a lease not given back expires (MONITOR_LEASE_MS) and the source is taken again.
+    if (giveBackLease) await giveBack(pool, src).catch(() => undefined);
+  }
+}
+
+/** A source's check as the recorder's transaction holds it, fenced by its lease token. */
+export interface HeldSource {
+  consecutive_unreadable: number;
+  /** The database's clock as the check is recorded: the check's date, as leases are dated, whatever this replica's clock says. */
+  recorded_at: Date;
+}
+
+/** Locks the sources whose leases still hold their checks' tokens; a source missing from the answer was retaken. */
+export async function fenceLeases(client: PoolClient, leases: readonly LeasedSource[]): Promise<Map<number, HeldSource>> {
+  const held = await client.query<HeldSource & { source_id: number }>({
+    name: 'monitor-fence-leases',
+    text: `SELECT s.source_id, s.consecutive_unreadable, now() AS recorded_at
+             FROM sources s JOIN unnest($1::bigint[], $2::uuid[]) AS l(source_id, lease_token)
+               ON s.source_id = l.source_id AND s.lease_token = l.lease_token
+              FOR UPDATE OF s`,
+    values: [leases.map((l) => l.source_id), leases.map((l) => l.lease_token)],
+  });
+  return new Map(held.rows.map((r) => [Number(r.source_id), r]));
+}
+
+/** Gives a lease back without a check (the host was busy, the check failed, or the replica is shutting down): the source stays due. */
+export async function giveBack(pool: Pool, src: Pick<LeasedSource, 'source_id' | 'lease_token'>): Promise<void> {
   await pool.query({
     name: 'monitor-release-lease',
-    text: 'UPDATE sources SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL WHERE source_id = $1 AND lease_token = $2',
-    values: [sourceId, token],
+    text: `UPDATE sources SET ${LEASE_ENDED} WHERE source_id = $1 AND lease_token = $2`,
+    values: [src.source_id, src.lease_token],
   });
 }
 

@@ -1,7 +1,7 @@
 import { contentOf, labelOf, rederiveStateIn, sameLabel } from '@evidence-record/curation';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { parseDsldLabel } from './dsld';
 import { loadEvidence } from './evidence';
+import { dsldLabel } from './kinds/dsld-label';
 import { labelCaptureOf } from './label-capture';
 import type { IngredientNames } from './synonyms';
 
@@ -47,9 +47,9 @@ export async function rederiveStates(
                          WHERE sr.state_id = hs.state_id AND rc.content_sha256 <> c.content_sha256), '{}') AS reading_shas
          FROM history_states hs JOIN captures c ON c.capture_id = hs.capture_id
         WHERE c.storage_path LIKE 'evidence:sha256:%' AND ($1::text IS NULL OR hs.product_id = $1)
-          AND EXISTS (SELECT 1 FROM evidence e WHERE e.sha256 = c.content_sha256 AND e.kind = 'dsld_label')
+          AND EXISTS (SELECT 1 FROM evidence e WHERE e.sha256 = c.content_sha256 AND e.kind = $2)
         ORDER BY hs.product_id, hs.observed_from, hs.state_id`,
-      [opts.productId ?? null],
+      [opts.productId ?? null, dsldLabel.name],
     );
     const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [] };
     for (const s of rows) {
@@ -102,7 +102,7 @@ export async function rederiveStates(
 async function labelFrom(pool: Pool, names: Pick<IngredientNames, 'identify'>, sha256: string) {
   const evidence = await loadEvidence(pool, sha256);
   if (!evidence) return `its label bytes (${sha256.slice(0, 12)}…) are not kept`;
-  const parsed = parseDsldLabel(evidence.content.toString('utf8'));
+  const parsed = dsldLabel.reread(evidence.content);
   if (!parsed.ok) return `its label bytes read as ${parsed.outcome}: ${parsed.reason}`;
   return (await labelCaptureOf(parsed.reading, names)).label;
 }

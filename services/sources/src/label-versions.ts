@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { AddProductInput, CurationRefused, NotFound, addProductIn, placeLabelVersion, refreshDepth, type CaptureInput } from '@evidence-record/curation';
+import { AddProductInput, CurationRefused, NotFound, addProductIn, openLabelCandidates, placeLabelVersion, refreshDepth, type CaptureInput } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { normalizeName } from '@evidence-record/record-store';
-import { openLabelCandidates } from './check';
-import { parseDsldLabel, type DsldReading } from './dsld';
-import { dropDsldKeyOffOrigin, withDsldKey } from './dsld-key';
+import type { DsldReading } from './dsld';
 import { evidenceOf, keepEvidence } from './evidence';
 import type { Fetcher } from './fetcher';
 import { AddressRefused, checkSourceUrl, type AddressPolicy, type Resolver } from './guard';
 import { labelCaptureOf } from './label-capture';
+import { LEASE_ENDED } from './leases';
 import type { MonitorSettings } from './settings';
 import { Every, closeSpanIfUnmonitored, hostKey, openSpan } from './sources';
 import type { IngredientNames } from './synonyms';
+import { dsldLabel } from './kinds/dsld-label';
 
 export const AttachLabelInput = z.strictObject({
   label: z.string().regex(/^\d{1,12}$/, 'a DSLD label id is a number'),
@@ -80,15 +80,16 @@ export async function attachDsldLabel(deps: AttachDeps, input: z.input<typeof At
     if (err instanceof AddressRefused) throw new CurationRefused(err.message, err.code);
     throw err;
   }
-  // The key goes to DSLD's origin only, and not along a redirect that leaves it (dsld-key.ts).
-  const res = await deps.fetcher.get(withDsldKey(deps.settings, checked.toString()), { beforeRedirect: async (next) => dropDsldKeyOffOrigin(deps.settings, next) });
+  // Requested, read and kept as a check of a dsld_label source is (kinds/dsld-label.ts).
+  const res = await deps.fetcher.get(dsldLabel.requestUrl(checked.toString(), deps.settings), { beforeRedirect: async (next) => dsldLabel.beforeRedirect!(next, deps.settings) });
   if (res.status !== 200) throw new CurationRefused(`DSLD answered ${res.status} for label ${id}`, res.status === 404 ? 'not_found' : 'source_unreadable');
-  const parsed = parseDsldLabel(res.body.toString('utf8'));
+  const parsed = dsldLabel.parse(res.body);
   if (!parsed.ok) throw new CurationRefused(`label ${id}: ${parsed.reason}`, 'source_unreadable');
   const reading = parsed.reading;
   const day = reading.facts.entry_date;
   if (day === null) throw new CurationRefused(`label ${id} gives no DSLD date (entryDate or a dated event), so it has no place in a history`, 'undated_label');
-  const evidence = evidenceOf('dsld_label', 'application/json', res.body);
+  const kept = dsldLabel.evidence(res.body, res.url, reading);
+  const evidence = evidenceOf(dsldLabel.name, kept.mediaType, kept.content);
   const read = await labelCaptureOf(reading, deps.names);
 
   const { result, record_version } = await withRecordChange(deps.pool, `DSLD label ${id} attached`, async (client) => {
@@ -145,12 +146,12 @@ export async function attachDsldLabel(deps: AttachDeps, input: z.input<typeof At
     );
     await client.query(`UPDATE sources SET last_outcome = 'valid', last_checked_at = $2 WHERE source_id = $1`, [sourceId, now]);
     let candidates = 0;
-    if (placed.state_created && placed.before_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.before_state_id, placed.state_id, reading, { labelVersions: true });
-    if (placed.state_created && placed.after_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.state_id, placed.after_state_id, reading, { labelVersions: true });
+    if (placed.state_created && placed.before_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.before_state_id, placed.state_id, reading.facts.events, { labelVersions: true });
+    if (placed.state_created && placed.after_state_id) candidates += await openLabelCandidates(client, product.product_id, placed.state_id, placed.after_state_id, reading.facts.events, { labelVersions: true });
     if (newest) {
       // One monitored label per product: the monitor reading an older version would take it for today's label.
       await client.query(
-        `UPDATE sources SET next_check_due = NULL, lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+        `UPDATE sources SET next_check_due = NULL, ${LEASE_ENDED}
           WHERE product_id = $1 AND kind = 'dsld_label' AND source_id <> $2 AND next_check_due IS NOT NULL`,
         [product.product_id, sourceId],
       );

@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger, Pool } from '@evidence-record/platform';
-import type { MonitorDeps } from './check';
+import type { MonitorDeps } from './deps';
 import { Fetcher } from './fetcher';
 import type { Resolver } from './guard';
 import type { MonitorMetrics } from './metrics';
 import { CheckRecorder } from './recorder';
 import { RobotsCache } from './robots';
-import type { SourcePolicy } from './sources';
+import type { SourcePolicy } from './kinds/kind';
 import { checkDeadlineMs, dsldOrigin, type MonitorSettings } from './settings';
 import { IngredientNames } from './synonyms';
 

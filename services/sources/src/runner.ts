@@ -1,5 +1,6 @@
-import { performCheck, LeaseLost, type CheckSummary, type MonitorDeps } from './check';
-import { leaseDue, releaseLease, type LeasedSource } from './leases';
+import { performCheck } from './check';
+import type { CheckSummary, MonitorDeps } from './deps';
+import { LeaseLost, giveBack, leaseDue, type LeasedSource } from './leases';
 
 export interface RunTotals {
   checked: number;
@@ -39,7 +40,7 @@ async function runBatch(
       const src = batch[next++]!;
       if (stopping()) {
         // Shutting down: checks not started are given back at once, so another replica takes them without waiting for expiry.
-        await releaseLease(deps.pool, src.source_id, src.lease_token).catch(() => undefined);
+        await giveBack(deps.pool, src).catch(() => undefined);
         continue;
       }
       if (src.retaken) deps.metrics?.retakenLeases.inc();
@@ -51,11 +52,9 @@ async function runBatch(
           onCheck?.(src, summary);
         }
       } catch (err) {
+        // A failed check's lease was given back (performCheck); a lost one belongs to another replica now.
         if (err instanceof LeaseLost) deps.log?.warn({ source_id: src.source_id }, 'lease lost before the check was recorded; the replica that retook it records it');
-        else {
-          deps.log?.error({ source_id: src.source_id, err: String(err) }, 'check failed');
-          await releaseLease(deps.pool, src.source_id, src.lease_token).catch(() => undefined);
-        }
+        else deps.log?.error({ source_id: src.source_id, err: String(err) }, 'check failed');
       }
     }
   };

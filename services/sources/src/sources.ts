@@ -2,14 +2,18 @@ import { z } from 'zod';
 import { CurationRefused, refreshDepth } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { AddressRefused, checkSourceUrl, hostAllowListed, type AddressPolicy, type Resolver } from './guard';
+import { AddressRefused, checkSourceUrl, type Resolver } from './guard';
+import { kindOf, sourceKinds } from './kinds';
+import type { SourcePolicy } from './kinds/kind';
+import { LEASE_ENDED } from './leases';
+
+export type { SourcePolicy } from './kinds/kind';
 
 /**
  * Sources of a product, kept in the Record, and how an operator adds, lists,
  * pauses and resumes them. A source URL passes the SSRF guard when it is
- * added (and again at every fetch).
+ * added (and again at every fetch), and its kind's own rule (kinds/*.ts).
  */
-export const sourceKinds = ['dsld_label', 'offer_page'] as const;
 
 /** A cadence (30m, 12h, 7d) in milliseconds. */
 export const Every = z
@@ -29,15 +33,6 @@ export const AddSourceInput = z.strictObject({
   retailer: z.string().trim().min(1).max(120).nullable().default(null),
   added_by: z.string().trim().min(1).max(120).default('operator'),
 });
-
-/** What `source add` admits: the SSRF guard's addresses, and where DSLD labels are read. */
-export interface SourcePolicy extends AddressPolicy {
-  /**
-   * The origin of DSLD_BASE_URL. A dsld_label source elsewhere is refused unless its host is allow-listed (a
-   * mirror): the DSLD key goes to this origin only, and a "label" read from any other site would not be DSLD's.
-   */
-  dsldOrigin: string;
-}
 
 export interface SourceView {
   source_id: number;
@@ -70,12 +65,7 @@ export async function addSource(
     if (err instanceof AddressRefused) throw new CurationRefused(err.message, err.code);
     throw err;
   }
-  if (s.kind === 'dsld_label' && url.origin !== policy.dsldOrigin && !hostAllowListed(url.hostname, policy)) {
-    throw new CurationRefused(
-      `a dsld_label source is read from DSLD at ${policy.dsldOrigin} (DSLD_BASE_URL), not from ${url.origin}; a mirror's host must be in MONITOR_ALLOW_HOSTS`,
-      'invalid_input',
-    );
-  }
+  kindOf(s.kind).admit?.(url, policy);
   const { result, record_version } = await withRecordChange(pool, `source added to ${s.product_id}`, async (client) => {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [s.product_id]);
     if (!product.rowCount) throw new CurationRefused(`product ${s.product_id} does not exist`, 'not_found');
@@ -147,7 +137,7 @@ export async function setSourceState(pool: Pool, sourceId: string, state: 'activ
     const { rows } = await client.query<{ product_id: string; state: string; next_check_due: Date | null }>(
       `UPDATE sources SET state = $2,
               next_check_due = CASE WHEN $2 = 'active' AND state = 'paused' THEN now() ELSE next_check_due END,
-              lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
+              ${LEASE_ENDED}
         WHERE source_id = $1 AND next_check_due IS NOT NULL RETURNING product_id, state, next_check_due`,
       [sourceId, state],
     );

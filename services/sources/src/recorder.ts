@@ -1,7 +1,9 @@
 import { withSharedRecordChange, type Logger } from '@evidence-record/platform';
-import { LeaseLost, finishChecks, planCheck, writeCheck, type CheckSummary, type HeldSource, type MonitorDeps, type PlannedCheck, type Reading, type WrittenCheck } from './check';
+import type { CheckSummary, MonitorDeps, RecordsChecks } from './deps';
 import { keepEvidence } from './evidence';
-import type { LeasedSource } from './leases';
+import { LeaseLost, fenceLeases, type LeasedSource } from './leases';
+import { finishChecks, planCheck, writeCheck, type PlannedCheck, type WrittenCheck } from './place';
+import type { Reading } from './reading';
 
 interface Pending {
   src: LeasedSource;
@@ -31,7 +33,7 @@ const places = (p: Pending) => p.reading.outcome === 'valid' && p.reading.parsed
  * fails does not take the others with it: a failed batch is written again one
  * check to a transaction, so only the failing check is refused.
  */
-export class CheckRecorder {
+export class CheckRecorder implements RecordsChecks {
   private queue: Pending[] = [];
   private writing: Promise<void> | null = null;
 
@@ -102,15 +104,7 @@ export class CheckRecorder {
       // A check's commit does not wait for the WAL flush (decision 1002): a check lost to a database crash is only a
       // check not yet made; its lease expires and it is made again.
       await client.query('SET LOCAL synchronous_commit = off');
-      const held = await client.query<HeldSource & { source_id: number }>({
-        name: 'monitor-fence-leases',
-        text: `SELECT s.source_id, s.consecutive_unreadable, now() AS recorded_at
-                 FROM sources s JOIN unnest($1::bigint[], $2::uuid[]) AS l(source_id, lease_token)
-                   ON s.source_id = l.source_id AND s.lease_token = l.lease_token
-                  FOR UPDATE OF s`,
-        values: [ids, batch.map((p) => p.src.lease_token)],
-      });
-      const byId = new Map(held.rows.map((r) => [Number(r.source_id), r]));
+      const byId = await fenceLeases(client, batch.map((p) => p.src));
       // Another replica retook the lease after ours expired: its check is the one recorded.
       const mine = batch.filter((p) => byId.has(p.src.source_id));
       // Reads and evidence first (neither takes the writer lock), then the Record's writes.
