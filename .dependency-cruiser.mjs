@@ -38,12 +38,6 @@ export const TEST_PATHS = ['(^|/)test/', '\\.test\\.ts$', '\\.check\\.ts$'];
  */
 export const temporaryExceptions = [
   {
-    name: 'console-operators-and-sessions-import-each-other',
-    rule: 'no-circular',
-    from: '^services/console/src/(operators|sessions)\\.ts$',
-    why: "operators.ts ends an operator's sessions and sessions.ts names the Operator type: the console split (issue 27 item 4, h27d)",
-  },
-  {
     name: 'admin-imports-gateway-for-keys-and-config',
     rule: 'imports-deployable',
     from: '^scripts/admin/(config|nouns/(account|key|org))\\.ts$',

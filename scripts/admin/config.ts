@@ -24,10 +24,15 @@ import { MonitorSettingsSchema } from '@evidence-record/sources';
  */
 export const configSchema = z.object({
   DATABASE_URL: consoleConfig.shape.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  DATABASE_NAMED_STATEMENTS: consoleConfig.shape.DATABASE_NAMED_STATEMENTS,
   REDIS_URL: gatewayConfig.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
+  REDIS_MODE: gatewayConfig.shape.REDIS_MODE,
+  REDIS_SENTINEL_NAME: gatewayConfig.shape.REDIS_SENTINEL_NAME,
+  REDIS_SENTINEL_PASSWORD: gatewayConfig.shape.REDIS_SENTINEL_PASSWORD,
   REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
   NATS_URL: consoleConfig.shape.NATS_URL,
   NATS_PREFIX: consoleConfig.shape.NATS_PREFIX.default('local'),
+  NATS_STREAM_REPLICAS: consoleConfig.shape.NATS_STREAM_REPLICAS,
   PUBLIC_BASE_URL: consoleConfig.shape.PUBLIC_BASE_URL,
   OTEL_EXPORTER_OTLP_ENDPOINT: consoleConfig.shape.OTEL_EXPORTER_OTLP_ENDPOINT,
   ...MonitorSettingsSchema.shape,

@@ -291,6 +291,9 @@ export interface StackEnvOptions {
   ports: Partial<Record<ServiceName, number>>;
   databaseUrl: string;
   redisUrl: string;
+  /** REDIS_MODE (standalone unless set) and, for Sentinels, the primary's name (decision 2300). */
+  redisMode?: 'standalone' | 'cluster' | 'sentinel';
+  redisSentinelName?: string;
   redisPrefix: string;
   natsUrl: string;
   natsPrefix: string;
@@ -325,6 +328,8 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     LOG_LEVEL: o.logLevel,
     DATABASE_URL: o.databaseUrl,
     REDIS_URL: o.redisUrl,
+    ...(o.redisMode ? { REDIS_MODE: o.redisMode } : {}),
+    ...(o.redisSentinelName ? { REDIS_SENTINEL_NAME: o.redisSentinelName } : {}),
     REDIS_PREFIX: o.redisPrefix,
     NATS_URL: o.natsUrl,
     NATS_PREFIX: o.natsPrefix,

@@ -1,6 +1,7 @@
 import { correctAndPublish, listReleasedSignals, listUnreleasedSignals, releaseAndPublish, withdrawAndPublish, type AmendedSignal, type NatsTarget } from '@evidence-record/curation';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { list, operatorName, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
+import { natsSettings, type NatsSettings } from './nats';
 
 /**
  * Tests and the benchmark release several batches in one database, each on a
@@ -17,6 +18,8 @@ function testClock(env: NodeJS.ProcessEnv): { clock?: () => Date } {
 async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<string, unknown>> {
   const chosen = list(flags, 'signal');
   if (flags.flags.signal === true) throw new UsageError('--signal names a Signal id (repeat it for several)');
+  // Checked before anything is committed: a NATS_URL the services would refuse stops the release here.
+  const nats = natsSettings(env);
   // A release starts a trace: its events carry it to the watch fan-out and on to every alert email.
   const tracing = initTracing({ service: 'admin', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const span = startSpan('signal release', { kind: SpanKind.PRODUCER });
@@ -32,13 +35,13 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
         publicBaseUrl: env.PUBLIC_BASE_URL!,
         traceparent: span.traceparent,
       },
-      natsOf(env),
+      natsTarget(nats),
     );
     span.end({ attributes: { 'er.signals_released': released.signal_ids.length } });
     if (outbox.nats !== 'published') {
       throw new Refused(
         'nats_unavailable',
-        `the release is committed, but NATS (${env.NATS_URL}) was ${outbox.nats}: no alert was sent yet; the events wait in the outbox and the signals service publishes them when NATS is back (or run: outbox drain)`,
+        `the release is committed, but NATS (${nats.display}) was ${outbox.nats}: no alert was sent yet; the events wait in the outbox and the signals service publishes them when NATS is back (or run: outbox drain)`,
         { released: { ...released }, outbox: { ...outbox } },
       );
     }
@@ -51,16 +54,19 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   }
 }
 
-/** The NATS the CLI publishes to (NATS_URL and NATS_PREFIX; the config checks them). */
-function natsOf(env: NodeJS.ProcessEnv): NatsTarget {
-  return { natsUrl: env.NATS_URL!, natsPrefix: env.NATS_PREFIX! };
+/** Where curation's flows publish: the CLI's checked NATS settings. */
+function natsTarget(nats: NatsSettings): NatsTarget {
+  return { natsUrl: nats.url, natsPrefix: nats.prefix, streamReplicas: nats.streamReplicas };
 }
 
-/** A correction's notices were published at once (the relay would within a second); an unreachable NATS is reported, not hidden. */
-function withNotices(ctx: AdminContext, { amended: out, outbox }: AmendedSignal): Record<string, unknown> {
+/**
+ * A correction's notices were published at once (the relay would within a second); an unreachable NATS is reported, not hidden.
+ * `nats` is read before the correction commits (each verb reads it first), so a bad NATS_URL stops it before anything is written.
+ */
+function withNotices(ctx: AdminContext, nats: NatsSettings, { amended: out, outbox }: AmendedSignal): Record<string, unknown> {
   if (outbox === null) return { ...out };
   if (outbox.nats !== 'published') {
-    throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${ctx.env.NATS_URL}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
+    throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${nats.display}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
       [out.kind]: { ...out },
       outbox: { ...outbox },
     });
@@ -91,30 +97,30 @@ export const signal: Noun = {
     },
     correct: {
       usage: '<signal_id> --note PUBLIC_NOTE [--summary CORRECTED_SUMMARY] [--operator-note TEXT]   (keeps id, address, release date and the released summary; emails every alerted account once)',
-      run: async (ctx) =>
-        withNotices(
-          ctx,
-          await correctAndPublish(ctx.pool, {
-            signal_id: positional(ctx.flags, 0, 'signal_id'),
-            note: required(ctx.flags, 'note'),
-            summary: optional(ctx.flags, 'summary'),
-            operatorNote: optional(ctx.flags, 'operator-note'),
-            by: operatorName(ctx),
-          }, natsOf(ctx.env)),
-        ),
+      run: async (ctx) => {
+        const nats = natsSettings(ctx.env);
+        const input = {
+          signal_id: positional(ctx.flags, 0, 'signal_id'),
+          note: required(ctx.flags, 'note'),
+          summary: optional(ctx.flags, 'summary'),
+          operatorNote: optional(ctx.flags, 'operator-note'),
+          by: operatorName(ctx),
+        };
+        return withNotices(ctx, nats, await correctAndPublish(ctx.pool, input, natsTarget(nats)));
+      },
     },
     withdraw: {
       usage: '<signal_id> --note PUBLIC_NOTE [--operator-note TEXT]   (keeps id, address and release date; emails every alerted account once)',
-      run: async (ctx) =>
-        withNotices(
-          ctx,
-          await withdrawAndPublish(ctx.pool, {
-            signal_id: positional(ctx.flags, 0, 'signal_id'),
-            note: required(ctx.flags, 'note'),
-            operatorNote: optional(ctx.flags, 'operator-note'),
-            by: operatorName(ctx),
-          }, natsOf(ctx.env)),
-        ),
+      run: async (ctx) => {
+        const nats = natsSettings(ctx.env);
+        const input = {
+          signal_id: positional(ctx.flags, 0, 'signal_id'),
+          note: required(ctx.flags, 'note'),
+          operatorNote: optional(ctx.flags, 'operator-note'),
+          by: operatorName(ctx),
+        };
+        return withNotices(ctx, nats, await withdrawAndPublish(ctx.pool, input, natsTarget(nats)));
+      },
     },
   },
 };

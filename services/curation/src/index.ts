@@ -26,7 +26,6 @@ export {
   listReleasedSignals,
   listAlerts,
   listEditions,
-  sourceHealth,
   declaredLines,
   diffLines,
   type CandidateDetail,
@@ -36,6 +35,7 @@ export {
 } from './reads';
 export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
+export { editionRows, editionRow, editionEntry, type EditionEntry, type EditionRow } from './edition-rows';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
 export {

@@ -1,5 +1,5 @@
 import { connect } from 'nats';
-import { ensureStreams, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/platform';
 import { pendingCount, publishPending } from '@evidence-record/record-store';
 import { correctSignal, withdrawSignal, type CorrectionInput, type CorrectionResult } from './corrections';
 import { releaseSignals, type ReleaseInput, type ReleaseResult } from './release';
@@ -13,10 +13,12 @@ export interface PublishNowResult {
   error: string | null;
 }
 
-/** Where the outbox's events go: the NATS server and the stream prefix of the deployment. */
+/** Where the outbox's events go: the NATS servers and the stream prefix of the deployment. */
 export interface NatsTarget {
   natsUrl: string;
   natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if this publish creates them (existing ones keep theirs; default 1). */
+  streamReplicas?: number;
 }
 
 /**
@@ -24,15 +26,16 @@ export interface NatsTarget {
  * `outbox drain`). If NATS cannot be reached the events stay in the outbox
  * and the signals service's relay publishes them when NATS is back.
  */
-export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string, eventIds?: string[]): Promise<PublishNowResult> {
+export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string, eventIds?: string[], opts: { streamReplicas?: number } = {}): Promise<PublishNowResult> {
   let nc;
   try {
-    nc = await connect({ servers: natsUrl, name: 'admin-outbox', reconnect: false, timeout: 2_000 });
+    nc = await connect({ ...natsConnectOptions(natsUrl), name: 'admin-outbox', reconnect: false, timeout: 2_000 });
   } catch (err) {
     return { nats: 'unreachable', published: 0, duplicates: 0, pending: (await pendingCount(pool)).pending, error: String(err) };
   }
   try {
-    const names = await ensureStreams(nc, natsPrefix);
+    // NATS_STREAM_REPLICAS applies if this call creates the streams; existing ones keep theirs (decision 2340).
+    const names = await ensureStreams(nc, natsPrefix, { replicas: opts.streamReplicas ?? 1 });
     const result = await publishPending(pool, nc.jetstream(), names, eventIds ? { eventIds } : {});
     return {
       nats: result.failed > 0 ? 'failed' : 'published',
@@ -56,7 +59,7 @@ export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string
  */
 export async function releaseAndPublish(pool: Pool, input: ReleaseInput, nats: NatsTarget): Promise<{ released: ReleaseResult; outbox: PublishNowResult }> {
   const released = await releaseSignals(pool, input);
-  const outbox = await publishNow(pool, nats.natsUrl, nats.natsPrefix, released.event_ids);
+  const outbox = await publishNow(pool, nats.natsUrl, nats.natsPrefix, released.event_ids, { streamReplicas: nats.streamReplicas });
   return { released, outbox };
 }
 
@@ -78,5 +81,5 @@ export async function withdrawAndPublish(pool: Pool, input: CorrectionInput, nat
 
 async function withNotices(pool: Pool, amended: CorrectionResult, nats: NatsTarget): Promise<AmendedSignal> {
   if (amended.event_ids.length === 0) return { amended, outbox: null };
-  return { amended, outbox: await publishNow(pool, nats.natsUrl, nats.natsPrefix, amended.event_ids) };
+  return { amended, outbox: await publishNow(pool, nats.natsUrl, nats.natsPrefix, amended.event_ids, { streamReplicas: nats.streamReplicas }) };
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import {
   addContext,
   contextIndex,
@@ -12,30 +12,17 @@ import {
   type ContextKind,
 } from '@evidence-record/curation';
 import { regulatoryKinds, researchKinds } from '@evidence-record/contract';
-import type { Pool } from '@evidence-record/platform';
-import { html, type Safe } from './html';
-import type { Operator } from './operators';
+import { html, type Safe } from '../html';
+import type { PageKit } from '../kit';
+import { ingredientName } from '../queries/catalogue';
 
 /**
  * The research and regulatory pages (decision 1601): an ingredient's research
  * context, regulatory records and documented cautions, with forms to add,
  * correct and retire them through the curation library the CLI uses. The
  * console's own helpers (rendering, CSRF field, the recorded action) come in
- * from app.ts, so these pages behave as every other console page does.
+ * with the page kit (kit.ts), so these pages behave as every other console page does.
  */
-export interface PageKit {
-  pool: Pool;
-  send: (req: Request, res: Response, title: string, body: Safe) => void;
-  csrfField: (req: Request) => Safe;
-  field: (req: Request, name: string) => string;
-  act: (
-    action: string,
-    target: (req: Request) => string | null,
-    run: (req: Request, op: Operator) => Promise<{ text: string; detail?: Record<string, unknown>; to?: string }>,
-    back: (req: Request) => string,
-  ) => (req: Request, res: Response) => Promise<void>;
-}
-
 const ingredientPattern = /^ing_[a-z0-9_]{2,60}$/;
 
 /** The fields a form sent; an emptied optional field is null (cleared), an emptied required one is left for the rules to refuse. */
@@ -101,7 +88,7 @@ ${index.map((i) => html`<tr><td><a href="/context/${i.ingredient_id}">${i.name}<
 
   router.get('/context/:ingredient', async (req, res) => {
     const id = String(req.params.ingredient);
-    const name = ingredientPattern.test(id) ? (await kit.pool.query<{ name: string }>('SELECT name FROM ingredients WHERE ingredient_id = $1', [id])).rows[0]?.name : undefined;
+    const name = ingredientPattern.test(id) ? await ingredientName(kit.pool, id) : undefined;
     if (!name) {
       res.status(404);
       kit.send(req, res, 'Not found', html`<p>No ingredient ${id}.</p>`);

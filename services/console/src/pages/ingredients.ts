@@ -1,23 +1,8 @@
-import type express from 'express';
-import type { Request, Response } from 'express';
+import { Router } from 'express';
 import { addIngredient, aliasIngredient, listIngredients, listUnidentified } from '@evidence-record/curation';
-import type { Pool } from '@evidence-record/platform';
-import { html, type Safe } from './html';
-import type { Operator } from './operators';
-
-/** What a console page needs of the app that mounts it (app.ts builds these once). */
-export interface ConsolePageKit {
-  pool: Pool;
-  send: (req: Request, res: Response, title: string, body: Safe) => void;
-  act: (
-    action: string,
-    target: (req: Request) => string | null,
-    run: (req: Request, op: Operator) => Promise<{ text: string; detail?: Record<string, unknown>; to?: string }>,
-    back: (req: Request) => string,
-  ) => (req: Request, res: Response) => Promise<void>;
-  csrfField: (req: Request) => Safe;
-  field: (req: Request, name: string) => string;
-}
+import { html } from '../html';
+import type { PageKit } from '../kit';
+import { productLabels } from '../queries/catalogue';
 
 /** Kinds a curator picks from for a new ingredient (free text in the CLI; these are the catalogue's). */
 const KINDS = ['ingredient', 'stimulant', 'amino_acid', 'amino_acid_derivative', 'botanical', 'vitamin', 'mineral', 'choline_source', 'nitrate_source', 'buffer', 'carbohydrate', 'nutrition_fact', 'other'];
@@ -29,15 +14,11 @@ const KINDS = ['ingredient', 'stimulant', 'amino_acid', 'amino_acid_derivative',
  * library (the CLI's `ingredient alias` / `ingredient add`): one new record
  * version, every line already read identified at once, never a Signal.
  */
-export function ingredientPages(app: express.Express, k: ConsolePageKit): void {
-  app.get('/ingredients', async (req, res) => {
+export function ingredientPages(k: PageKit): Router {
+  const router = Router();
+  router.get('/ingredients', async (req, res) => {
     const [names, ingredients] = await Promise.all([listUnidentified(k.pool, { limit: 200 }), listIngredients(k.pool)]);
-    const products = new Map(
-      (await k.pool.query<{ product_id: string; label: string }>(
-        `SELECT p.product_id, b.name || ' ' || p.name AS label FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = ANY($1::text[])`,
-        [[...new Set(names.flatMap((n) => n.products))]],
-      )).rows.map((r) => [r.product_id, r.label]),
-    );
+    const products = await productLabels(k.pool, names.flatMap((n) => n.products));
     k.send(req, res, 'Ingredient identity', html`<p class="muted">Declared names the Record could not identify, most lines first. Map a name to an ingredient (it becomes one of its names) or add it as a new ingredient: the lines already read are identified at once, in a new record version; what the labels declare does not change, and no Signal is made. Suggestions come from a line's UNII or DSLD group and are never applied on their own.</p>
 <datalist id="ingredient-ids">${ingredients.map((i) => html`<option value="${i.ingredient_id}">${i.name}</option>`)}</datalist>
 ${names.length === 0 ? html`<p>Every declared line is identified.</p>` : ''}
@@ -54,14 +35,14 @@ ${names.map((n, i) => html`<tr data-name="${n.declared_name}"><td>${n.declared_n
 </tbody></table>`);
   });
 
-  app.post(
+  router.post(
     '/ingredients/map',
     k.act('ingredient alias', (req) => k.field(req, 'ingredient_id'), async (req, op) => {
       const out = await aliasIngredient(k.pool, { ingredient_id: k.field(req, 'ingredient_id').trim(), names: [k.field(req, 'declared_name')], by: op.name });
       return { text: `"${k.field(req, 'declared_name')}" is now a name of ${out.name} (${out.ingredient_id}): ${out.lines_reidentified} line(s) identified, record version ${out.record_version ?? 'unchanged'}.`, detail: { ...out } };
     }, () => '/ingredients'),
   );
-  app.post(
+  router.post(
     '/ingredients/add',
     k.act('ingredient add', (req) => k.field(req, 'name'), async (req, op) => {
       const unii = k.field(req, 'unii').trim();
@@ -70,4 +51,5 @@ ${names.map((n, i) => html`<tr data-name="${n.declared_name}"><td>${n.declared_n
       return { text: `Added ${out.name} (${out.ingredient_id}): ${out.lines_reidentified} line(s) identified, record version ${out.record_version}.`, detail: { ...out } };
     }, () => '/ingredients'),
   );
+  return router;
 }
