@@ -36,43 +36,7 @@ export const TEST_PATHS = ['(^|/)test/', '\\.test\\.ts$', '\\.check\\.ts$'];
  * imports may close a cycle) or 'imports-deployable' (they may import the
  * deployable service `deployable`).
  */
-export const temporaryExceptions = [
-  {
-    name: 'curation-imports-record-for-normalizeName',
-    rule: 'imports-deployable',
-    from: '^services/curation/src/(catalogue|identity-rules|ingredient-identity)\\.ts$',
-    deployable: 'record',
-    why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'sources-imports-record-for-normalizeName',
-    rule: 'imports-deployable',
-    from: '^services/sources/src/label-versions\\.ts$',
-    deployable: 'record',
-    why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'demo-record-imports-record',
-    rule: 'imports-deployable',
-    from: '^scripts/demo-record/build\\.ts$',
-    deployable: 'record',
-    why: "the demo Record's builder reads the record service's queries; they move to the record-store library (issue 27 item 1, h27a)",
-  },
-  {
-    name: 'console-imports-signals-for-publishNow',
-    rule: 'imports-deployable',
-    from: '^services/console/src/pages/(release|signals)\\.ts$',
-    deployable: 'signals',
-    why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'admin-imports-signals-for-publishNow',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/nouns/(signal|outbox)\\.ts$',
-    deployable: 'signals',
-    why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
-  },
-];
+export const temporaryExceptions = [];
 
 /** The workspace folders package.json names (as scripts/registry/generate.ts reads them). */
 export function workspaceDirs(root = here) {
