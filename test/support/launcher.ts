@@ -290,6 +290,10 @@ export function serviceUrls(ports: Partial<Record<ServiceName, number>>): Record
 export interface StackEnvOptions {
   ports: Partial<Record<ServiceName, number>>;
   databaseUrl: string;
+  /** A standby's copy of the database, for the snapshot reads (DATABASE_READ_URL); none on one node. */
+  databaseReadUrl?: string;
+  /** The engines' other settings (REDIS_MODE, NATS_STREAM_REPLICAS) on the multi-node engines. */
+  engineEnv?: Record<string, string>;
   redisUrl: string;
   redisPrefix: string;
   natsUrl: string;
@@ -324,6 +328,8 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NODE_ENV: o.nodeEnv,
     LOG_LEVEL: o.logLevel,
     DATABASE_URL: o.databaseUrl,
+    ...(o.databaseReadUrl ? { DATABASE_READ_URL: o.databaseReadUrl } : {}),
+    ...(o.engineEnv ?? {}),
     REDIS_URL: o.redisUrl,
     REDIS_PREFIX: o.redisPrefix,
     NATS_URL: o.natsUrl,

@@ -1,0 +1,365 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { connect } from 'nats';
+import pg from 'pg';
+import { freePort } from './launcher';
+import { PrivateServer } from './private-servers';
+import { waitFor } from './wait';
+
+const exec = promisify(execFile);
+
+/**
+ * Multi-node engines on loopback for one test run or one fault test (issue 24,
+ * decision 2360): a Redis Cluster, a Postgres primary with a streaming
+ * standby, a NATS JetStream cluster. Every port is reserved as the services'
+ * are (freePort), every folder is a fresh one under the temporary directory,
+ * and every process is a child this test process owns, stopped with it.
+ * `npm run up -- --multi-node` runs the same topology as daemons
+ * (scripts/engines.sh).
+ */
+
+// ---- Redis Cluster -----------------------------------------------------------------------------
+
+export interface RedisClusterNode {
+  port: number;
+  server: PrivateServer;
+}
+
+export interface RedisCluster {
+  nodes: RedisClusterNode[];
+  /** REDIS_URL for REDIS_MODE=cluster: every node, `redis://h1:p1,h2:p2,…`. */
+  url: string;
+  /** The node serving `key`'s slot as master now. */
+  masterOf: (key: string) => Promise<RedisClusterNode>;
+  /** Whether every slot has a master again and every live node agrees the cluster is ok. */
+  healthy: () => Promise<boolean>;
+  /** SIGKILL: the node vanishes as a crashed one does. */
+  killNode: (port: number) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+async function redisCommand(port: number, ...args: string[]): Promise<string> {
+  const { stdout } = await exec('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args]);
+  return stdout;
+}
+
+export async function startRedisCluster(opts: { masters?: number; replicasPerMaster?: number; nodeTimeoutMs?: number } = {}): Promise<RedisCluster> {
+  const masters = opts.masters ?? 3;
+  const replicas = opts.replicasPerMaster ?? 1;
+  const dir = await mkdtemp(join(tmpdir(), 'er-redis-cluster-'));
+  const nodes: RedisClusterNode[] = [];
+  const stopAll = async () => {
+    await Promise.all(nodes.map((n) => n.server.stop()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters * (1 + replicas); i++) {
+      const port = await freePort();
+      // Its cluster bus on a port reserved as well (Redis would take port + 10000, which nobody reserved).
+      const bus = await freePort();
+      const nodeDir = join(dir, String(port));
+      mkdirSync(nodeDir);
+      const server = new PrivateServer(
+        `redis-cluster-node ${port}`,
+        port,
+        'redis-server',
+        ['--port', String(port), '--cluster-port', String(bus), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+          '--cluster-node-timeout', String(opts.nodeTimeoutMs ?? 5000), '--dir', nodeDir, '--save', '', '--appendonly', 'no'],
+        async () => (await redisCommand(port, 'ping').catch(() => '')).trim() === 'PONG',
+      );
+      nodes.push({ port, server });
+    }
+    await Promise.all(nodes.map((n) => n.server.start()));
+    await exec('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const live = () => nodes.filter((n) => n.server.running);
+  const healthy = async () => {
+    for (const n of live()) if (!/cluster_state:ok/.test(await redisCommand(n.port, 'cluster', 'info').catch(() => ''))) return false;
+    return true;
+  };
+  const cluster: RedisCluster = {
+    nodes,
+    url: `redis://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
+    healthy,
+    masterOf: async (key: string) => {
+      const asker = live()[0]!;
+      const slot = Number((await redisCommand(asker.port, 'cluster', 'keyslot', key)).trim());
+      const probe = new Redis({ port: asker.port, host: '127.0.0.1' });
+      try {
+        const slots = (await probe.call('cluster', 'slots')) as Array<[number, number, [string, number, ...unknown[]], ...unknown[]]>;
+        const range = slots.find(([from, to]) => slot >= from && slot <= to);
+        if (!range) throw new Error(`no master holds slot ${slot}`);
+        const node = nodes.find((n) => n.port === range[2][1]);
+        if (!node) throw new Error(`slot ${slot} is on an unknown node :${range[2][1]}`);
+        return node;
+      } finally {
+        probe.disconnect();
+      }
+    },
+    killNode: async (port: number) => {
+      const node = nodes.find((n) => n.port === port);
+      if (!node) throw new Error(`no cluster node on :${port}`);
+      await node.server.stop('SIGKILL');
+    },
+    stop: stopAll,
+  };
+  try {
+    // Formed: every node agrees, and every replica has its link to its master up (so that a failover has a replica to promote).
+    await waitFor('the Redis Cluster to agree its state is ok', healthy, 30_000, 200);
+    await waitFor('every replica to be in sync with its master', async () => {
+      const roles = await Promise.all(nodes.map((n) => redisCommand(n.port, 'info', 'replication')));
+      return roles.filter((r) => /role:slave/.test(r) && /master_link_status:up/.test(r)).length === masters * replicas;
+    }, 30_000, 200);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return cluster;
+}
+
+// ---- Postgres primary and streaming standby -------------------------------------------------------------
+
+export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export interface PostgresPair {
+  primaryPort: number;
+  standbyPort: number;
+  /** The primary's `postgres` database: where databases are created (TEST_ADMIN_DATABASE_URL). */
+  adminUrl: string;
+  /** The standby's `postgres` database (TEST_ADMIN_DATABASE_READ_URL). */
+  standbyAdminUrl: string;
+  /** Replay on the standby stops where it is (WAL keeps arriving; nothing after it becomes visible). */
+  pauseReplay: () => Promise<void>;
+  resumeReplay: () => Promise<void>;
+  /** The standby goes away (SIGKILL by default, as a lost node does); startStandby brings it back at the same port. */
+  stopStandby: (signal?: NodeJS.Signals) => Promise<void>;
+  startStandby: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** The user the Postgres processes run as: `postgres` under root (Postgres refuses root), else this process's. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  return { uid, gid };
+}
+
+async function sqlAt(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A postgres server process as PrivateServer runs it: ready when it accepts a query. */
+function postgresServer(name: string, dataDir: string, port: number, user: ReturnType<typeof postgresUser>): PrivateServer {
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return new PrivateServer(
+    name,
+    port,
+    join(PG_BIN, 'postgres'),
+    [
+      '-D', dataDir, '-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+      '-c', 'wal_level=replica', '-c', 'max_wal_senders=10', '-c', 'hot_standby=on', '-c', 'max_connections=400',
+      // A test server: durability is not what is tested here (replication and its lag are).
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+    ],
+    async () => sqlAt(url, 'SELECT 1').then(() => true, () => false),
+    async () => undefined,
+    user,
+  );
+}
+
+export async function startPostgresPrimaryWithStandby(): Promise<PostgresPair> {
+  const user = postgresUser();
+  const dir = await mkdtemp(join(tmpdir(), 'er-pg-pair-'));
+  const primaryDir = join(dir, 'primary');
+  const standbyDir = join(dir, 'standby');
+  for (const d of [primaryDir, standbyDir]) {
+    mkdirSync(d, { mode: 0o700 });
+    if (user) chownSync(d, user.uid, user.gid);
+  }
+  if (user) chownSync(dir, user.uid, user.gid);
+  const [primaryPort, standbyPort] = [await freePort(), await freePort()];
+  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+  const primary = postgresServer('postgres primary', primaryDir, primaryPort, user);
+  const standby = postgresServer('postgres standby', standbyDir, standbyPort, user);
+  const stopAll = async () => {
+    await standby.stop('SIGINT');
+    await primary.stop('SIGINT');
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await exec(join(PG_BIN, 'initdb'), ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], asUser);
+    await primary.start();
+    // -R: standby.signal and primary_conninfo, so it streams from the primary from its first start.
+    await exec(join(PG_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream', '--no-sync'], asUser);
+    await standby.start();
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const adminUrl = `postgres://postgres@127.0.0.1:${primaryPort}/postgres`;
+  const standbyAdminUrl = `postgres://postgres@127.0.0.1:${standbyPort}/postgres`;
+  await waitFor('the standby to stream from the primary', async () => (await sqlAt(adminUrl, "SELECT 1 FROM pg_stat_replication WHERE state = 'streaming'")).length === 1, 30_000, 200);
+  return {
+    primaryPort,
+    standbyPort,
+    adminUrl,
+    standbyAdminUrl,
+    pauseReplay: async () => {
+      await sqlAt(standbyAdminUrl, 'SELECT pg_wal_replay_pause()');
+      await waitFor('replay to pause', async () => (await sqlAt(standbyAdminUrl, 'SELECT pg_get_wal_replay_pause_state() AS s'))[0]!.s === 'paused', 10_000, 50);
+    },
+    resumeReplay: async () => {
+      await sqlAt(standbyAdminUrl, 'SELECT pg_wal_replay_resume()');
+    },
+    stopStandby: (signal: NodeJS.Signals = 'SIGKILL') => standby.stop(signal),
+    startStandby: () => standby.start(),
+    stop: stopAll,
+  };
+}
+
+// ---- NATS JetStream cluster ----------------------------------------------------------------------------
+
+export interface NatsClusterNode {
+  name: string;
+  port: number;
+  monitorPort: number;
+  server: PrivateServer;
+}
+
+export interface NatsCluster {
+  nodes: NatsClusterNode[];
+  /** NATS_URL: every server, comma-separated. */
+  url: string;
+  /** The node whose server leads `stream` now. */
+  streamLeader: (stream: string) => Promise<NatsClusterNode>;
+  killNode: (name: string) => Promise<void>;
+  startNode: (name: string) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+async function monitorOk(port: number, path: string): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    const body = await res.text();
+    return res.ok && (path !== '/jsz' || /"leader"/.test(body));
+  } catch {
+    return false;
+  }
+}
+
+export async function startNatsCluster(opts: { nodes?: number } = {}): Promise<NatsCluster> {
+  const count = opts.nodes ?? 3;
+  const dir = await mkdtemp(join(tmpdir(), 'er-nats-cluster-'));
+  const ports = await Promise.all(Array.from({ length: count }, async (_, i) => ({ i, port: await freePort(), monitorPort: await freePort(), routePort: await freePort() })));
+  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.routePort}`).join(', ');
+  const nodes: NatsClusterNode[] = ports.map(({ i, port, monitorPort, routePort }) => {
+    const name = `n${i + 1}`;
+    const nodeDir = join(dir, name);
+    mkdirSync(join(nodeDir, 'store'), { recursive: true });
+    writeFileSync(
+      join(nodeDir, 'nats.conf'),
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${port}`,
+        `http: 127.0.0.1:${monitorPort}`,
+        `jetstream { store_dir: "${join(nodeDir, 'store')}" }`,
+        `cluster { name: er-test, listen: 127.0.0.1:${routePort}, routes: [ ${routes} ] }`,
+        '',
+      ].join('\n'),
+    );
+    // Ready: its health check passes (JetStream on); a node killed and started again rejoins with its store.
+    const server = new PrivateServer(`nats-server ${name}`, port, 'nats-server', ['-c', join(nodeDir, 'nats.conf')], () => monitorOk(monitorPort, '/healthz'));
+    return { name, port, monitorPort, server };
+  });
+  const stopAll = async () => {
+    await Promise.all(nodes.map((n) => n.server.stop()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  const url = nodes.map((n) => `nats://127.0.0.1:${n.port}`).join(',');
+  try {
+    // The nodes only become healthy together (JetStream needs a meta leader, so a quorum): start them at once.
+    await Promise.all(nodes.map((n) => n.server.start()));
+    await waitFor('a JetStream meta leader', () => monitorOk(nodes[0]!.monitorPort, '/jsz'), 30_000, 200);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const byName = (name: string) => {
+    const node = nodes.find((n) => n.name === name);
+    if (!node) throw new Error(`no NATS node ${name}`);
+    return node;
+  };
+  return {
+    nodes,
+    url,
+    streamLeader: async (stream: string) => {
+      const nc = await connect({ servers: nodes.filter((n) => n.server.running).map((n) => `nats://127.0.0.1:${n.port}`), timeout: 2000 });
+      try {
+        const info = await (await nc.jetstreamManager()).streams.info(stream);
+        const leader = info.cluster?.leader;
+        if (!leader) throw new Error(`stream ${stream} has no leader now`);
+        return byName(leader);
+      } finally {
+        await nc.close();
+      }
+    },
+    killNode: (name: string) => byName(name).server.stop('SIGKILL'),
+    startNode: (name: string) => byName(name).server.start(),
+    stop: stopAll,
+  };
+}
+
+// ---- all three ----------------------------------------------------------------------------------
+
+export interface MultiNodeEngines {
+  redis: RedisCluster;
+  postgres: PostgresPair;
+  nats: NatsCluster;
+  /** The TEST_* variables that point test-support (infra.ts) and every stack at these engines. */
+  env: Record<string, string>;
+  stop: () => Promise<void>;
+}
+
+/** The three clusters (started together: each takes seconds, mostly waiting). */
+export async function startMultiNodeEngines(opts: { redisNodeTimeoutMs?: number } = {}): Promise<MultiNodeEngines> {
+  const started = await Promise.allSettled([startRedisCluster({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: opts.redisNodeTimeoutMs }), startPostgresPrimaryWithStandby(), startNatsCluster({ nodes: 3 })] as const);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const [redis, postgres, nats] = started.map((s) => (s as PromiseFulfilledResult<unknown>).value) as [RedisCluster, PostgresPair, NatsCluster];
+  return {
+    redis,
+    postgres,
+    nats,
+    env: {
+      TEST_ENGINES: 'multi-node',
+      TEST_ADMIN_DATABASE_URL: postgres.adminUrl,
+      TEST_ADMIN_DATABASE_READ_URL: postgres.standbyAdminUrl,
+      TEST_REDIS_MODE: 'cluster',
+      TEST_REDIS_URL: redis.url,
+      TEST_NATS_URL: nats.url,
+      TEST_NATS_STREAM_REPLICAS: '3',
+    },
+    stop: async () => {
+      await Promise.all([redis.stop(), postgres.stop(), nats.stop()]);
+    },
+  };
+}
