@@ -28,6 +28,7 @@ export const configSchema = z.object({
   REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
   NATS_URL: consoleConfig.shape.NATS_URL,
   NATS_PREFIX: consoleConfig.shape.NATS_PREFIX.default('local'),
+  NATS_STREAM_REPLICAS: consoleConfig.shape.NATS_STREAM_REPLICAS,
   PUBLIC_BASE_URL: consoleConfig.shape.PUBLIC_BASE_URL,
   OTEL_EXPORTER_OTLP_ENDPOINT: consoleConfig.shape.OTEL_EXPORTER_OTLP_ENDPOINT,
   ...MonitorSettingsSchema.shape,

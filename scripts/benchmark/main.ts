@@ -18,7 +18,7 @@ import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
 import { groupBy, hopCpuRatio, hopThroughputRatio, previousAnalysis, previousHistory, renderReport, spread, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
-import { signRequest } from '@evidence-record/platform';
+import { natsConnectOptions, signRequest } from '@evidence-record/platform';
 import { signingKeysEnvName } from '@evidence-record/registry';
 import { cpuSecondsOf } from '@evidence-record/test-support/launcher';
 
@@ -398,7 +398,7 @@ async function startBareHops(count: number, target: string, signingKey?: string)
 }
 
 async function deleteStreams(natsUrl: string, prefix: string): Promise<void> {
-  const nc = await connect({ servers: natsUrl, name: 'bench-cleanup' });
+  const nc = await connect({ ...natsConnectOptions(natsUrl), name: 'bench-cleanup' });
   try {
     const jsm = await nc.jetstreamManager();
     const names = streamNames(prefix);

@@ -33,6 +33,8 @@ export interface ConsoleOptions {
   publicBaseUrl: string;
   natsUrl: string;
   natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if a release creates them (existing ones keep theirs). */
+  natsStreamReplicas?: number;
   /** `trust proxy` for a console behind a TLS-terminating proxy (X-Forwarded-Proto: https). */
   trustProxy?: boolean | string | number;
   /** Idle and absolute session lifetimes (defaults: 30 minutes, 8 hours). */
@@ -214,7 +216,7 @@ ${waiting.map((s) => html`<tr><td><input type="checkbox" name="signal" value="${
       const ids = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
       if (ids.length === 0) throw new CurationRefused('tick at least one Signal to release', 'invalid_input');
       const released = await releaseSignals(o.pool, { signalIds: ids, releasedBy: op.name, publicBaseUrl: o.publicBaseUrl });
-      const outbox = await publishNow(o.pool, o.natsUrl, o.natsPrefix, released.event_ids);
+      const outbox = await publishNow(o.pool, o.natsUrl, o.natsPrefix, released.event_ids, { streamReplicas: o.natsStreamReplicas ?? 1 });
       const nats = outbox.nats === 'published' ? 'published to NATS' : `NATS ${outbox.nats}: the signals service relay publishes them when it can`;
       return { text: `Released ${released.signal_ids.join(', ')} as the batch of ${released.release_date} (${nats}).`, detail: { ...released, outbox: outbox.nats }, to: '/signals' };
     }, () => '/release'),
@@ -256,7 +258,7 @@ ${forms}`);
       const summary = field(req, 'summary').trim();
       const input = { signal_id: String(req.params.id), note: field(req, 'note'), by: op.name, ...(kind === 'correct' && summary ? { summary } : {}) };
       const out = kind === 'correct' ? await correctSignal(o.pool, input) : await withdrawSignal(o.pool, input);
-      const outbox = out.event_ids.length ? await publishNow(o.pool, o.natsUrl, o.natsPrefix, out.event_ids) : null;
+      const outbox = out.event_ids.length ? await publishNow(o.pool, o.natsUrl, o.natsPrefix, out.event_ids, { streamReplicas: o.natsStreamReplicas ?? 1 }) : null;
       return { text: `${kind === 'correct' ? 'Corrected' : 'Withdrew'} ${out.signal_id}; ${out.notices} correction email(s) queued${outbox && outbox.nats !== 'published' ? ` (NATS ${outbox.nats}; the relay sends them when it can)` : ''}.`, detail: { correction_id: out.correction_id, notices: out.notices } };
     }, (req) => `/signals/${String(req.params.id)}`);
   app.post('/signals/:id/correct', amend('correct'));

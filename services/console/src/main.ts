@@ -16,6 +16,7 @@ const app = createConsoleApp({
   publicBaseUrl: config.PUBLIC_BASE_URL,
   natsUrl: config.NATS_URL,
   natsPrefix: config.NATS_PREFIX,
+  natsStreamReplicas: config.NATS_STREAM_REPLICAS,
   trustProxy: config.CONSOLE_TRUST_PROXY === '1' ? 1 : undefined,
 });
 

@@ -12,6 +12,8 @@ export const EmailWorkerConfigSchema = z
     DATABASE_URL: env.databaseUrl,
     NATS_URL: env.natsUrl,
     NATS_PREFIX: env.prefix,
+    /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+    NATS_STREAM_REPLICAS: env.natsStreamReplicas,
     /** Locally the maildev sink that `npm run up` starts (web UI on :1080). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().min(3).default('Evidence Record <alerts@evidence-record.local>'),

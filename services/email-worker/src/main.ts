@@ -17,6 +17,7 @@ const worker = await startEmailWorker({
   log,
   metrics,
   natsPrefix: config.NATS_PREFIX,
+  streamReplicas: config.NATS_STREAM_REPLICAS,
   durable: config.EMAIL_DURABLE,
   ackWaitMs: config.EMAIL_ACK_WAIT_MS,
   concurrency: config.EMAIL_CONCURRENCY,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseNatsUrl } from './nats';
 
 /**
  * Configuration comes from the environment only, parsed once at start-up.
@@ -56,7 +57,16 @@ export const env = {
   port,
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
-  natsUrl: z.string().regex(/^(nats|tls):\/\//, 'must be a nats:// URL'),
+  /** One server or a cluster's, comma-separated (nats://n1:4222,nats://n2:4222,…); every connection knows all of them (decision 2340). */
+  natsUrl: z.string().superRefine((value, ctx) => {
+    const parsed = parseNatsUrl(value);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+  }),
+  /**
+   * NATS_STREAM_REPLICAS: replicas of a JetStream stream when a service creates it (3 on a three-node cluster; 1 on
+   * one server, which refuses more). An existing stream keeps its replicas whatever this says (decision 2340).
+   */
+  natsStreamReplicas: z.coerce.number().int().min(1, 'from 1 to 5').max(5, 'from 1 to 5 (JetStream keeps at most 5 replicas)').default(1),
   httpUrl: z.string().url(),
   prefix: z.string().regex(/^[A-Za-z0-9_:.-]*$/, 'letters, digits, _ : . - only').default(''),
 };

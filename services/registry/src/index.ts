@@ -16,7 +16,7 @@ const Needs = z.strictObject({
   database: z.boolean().optional(),
   /** REDIS_URL and REDIS_PREFIX. */
   redis: z.boolean().optional(),
-  /** NATS_URL and NATS_PREFIX. */
+  /** NATS_URL (one server or a cluster's), NATS_PREFIX and NATS_STREAM_REPLICAS. */
   nats: z.boolean().optional(),
   /** SMTP_URL and MAIL_FROM. */
   smtp: z.boolean().optional(),
@@ -138,7 +138,7 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
   database: ['DATABASE_URL'],
   redis: ['REDIS_URL', 'REDIS_PREFIX'],
-  nats: ['NATS_URL', 'NATS_PREFIX'],
+  nats: ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
   cursorSecret: ['CURSOR_SECRET'],
   // Per service (variablesOf): a verifying service reads its own <NAME>_SIGNING_KEYS, the signer those of its callees.

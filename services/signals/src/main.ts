@@ -8,7 +8,7 @@ const metrics = new Metrics('signals').dependsOn('postgres', 'nats');
 const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics });
 
 // The API starts without waiting for NATS; the relay connects on its own and drains when it can.
-const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
+const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, streamReplicas: config.NATS_STREAM_REPLICAS, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
 relay.start();
 
 const app = createSignalsApp({

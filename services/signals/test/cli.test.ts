@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { streamNames } from '@evidence-record/contract';
-import { createPool, type Pool } from '@evidence-record/platform';
+import { createPool, natsConnectOptions, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { NATS_URL } from '@evidence-record/test-support/infra';
 import { createCatalogue, labelCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const nc = await connect({ servers: NATS_URL }).catch(() => null);
+  const nc = await connect(natsConnectOptions(NATS_URL)).catch(() => null);
   if (nc) {
     const jsm = await nc.jetstreamManager();
     for (const s of [names.signals.stream, names.alerts.stream]) await jsm.streams.delete(s).catch(() => undefined);
@@ -97,7 +97,7 @@ describe('admin curation verbs', () => {
     const released = await admin(['signal', 'release', '--signal', signalId, '--by', 'cli-test']);
     expect(released.code).toBe(0);
     expect(released.json).toMatchObject({ release_date: today, signal_ids: [signalId], outbox: { nats: 'published', published: 1, pending: 0 } });
-    const nc = await connect({ servers: NATS_URL });
+    const nc = await connect(natsConnectOptions(NATS_URL));
     try {
       const info = await (await nc.jetstreamManager()).streams.info(names.signals.stream);
       expect(info.state.messages).toBe(1);

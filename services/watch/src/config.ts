@@ -10,6 +10,8 @@ export const WatchConfigSchema = z.object({
   DATABASE_URL: env.databaseUrl,
   NATS_URL: env.natsUrl,
   NATS_PREFIX: env.prefix,
+  /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+  NATS_STREAM_REPLICAS: env.natsStreamReplicas,
   /** Durable consumer on the SIGNALS stream shared by every watch replica. */
   FANOUT_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('watch-fanout'),
   /** How long a replica may hold a Signal event before JetStream gives it to another (a 10,000-watcher fan-out takes seconds). */

@@ -12,6 +12,7 @@ const fanout = await startSignalFanout({
   nc,
   pool,
   natsPrefix: config.NATS_PREFIX,
+  streamReplicas: config.NATS_STREAM_REPLICAS,
   durable: config.FANOUT_DURABLE,
   ackWaitMs: config.FANOUT_ACK_WAIT_MS,
   log,
