@@ -1,13 +1,13 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { connect } from 'nats';
 import pg from 'pg';
 import { freePort } from './launcher';
+import { startNatsCluster, type NatsCluster } from './nats-cluster';
 import { PrivateServer } from './private-servers';
 import { waitFor } from './wait';
 
@@ -233,97 +233,7 @@ export async function startPostgresPrimaryWithStandby(): Promise<PostgresPair> {
   };
 }
 
-// ---- NATS JetStream cluster ----------------------------------------------------------------------------
-
-export interface NatsClusterNode {
-  name: string;
-  port: number;
-  monitorPort: number;
-  server: PrivateServer;
-}
-
-export interface NatsCluster {
-  nodes: NatsClusterNode[];
-  /** NATS_URL: every server, comma-separated. */
-  url: string;
-  /** The node whose server leads `stream` now. */
-  streamLeader: (stream: string) => Promise<NatsClusterNode>;
-  killNode: (name: string) => Promise<void>;
-  startNode: (name: string) => Promise<void>;
-  stop: () => Promise<void>;
-}
-
-async function monitorOk(port: number, path: string): Promise<boolean> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`);
-    const body = await res.text();
-    return res.ok && (path !== '/jsz' || /"leader"/.test(body));
-  } catch {
-    return false;
-  }
-}
-
-export async function startNatsCluster(opts: { nodes?: number } = {}): Promise<NatsCluster> {
-  const count = opts.nodes ?? 3;
-  const dir = await mkdtemp(join(tmpdir(), 'er-nats-cluster-'));
-  const ports = await Promise.all(Array.from({ length: count }, async (_, i) => ({ i, port: await freePort(), monitorPort: await freePort(), routePort: await freePort() })));
-  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.routePort}`).join(', ');
-  const nodes: NatsClusterNode[] = ports.map(({ i, port, monitorPort, routePort }) => {
-    const name = `n${i + 1}`;
-    const nodeDir = join(dir, name);
-    mkdirSync(join(nodeDir, 'store'), { recursive: true });
-    writeFileSync(
-      join(nodeDir, 'nats.conf'),
-      [
-        `server_name: ${name}`,
-        `listen: 127.0.0.1:${port}`,
-        `http: 127.0.0.1:${monitorPort}`,
-        `jetstream { store_dir: "${join(nodeDir, 'store')}" }`,
-        `cluster { name: er-test, listen: 127.0.0.1:${routePort}, routes: [ ${routes} ] }`,
-        '',
-      ].join('\n'),
-    );
-    // Ready: its health check passes (JetStream on); a node killed and started again rejoins with its store.
-    const server = new PrivateServer(`nats-server ${name}`, port, 'nats-server', ['-c', join(nodeDir, 'nats.conf')], () => monitorOk(monitorPort, '/healthz'));
-    return { name, port, monitorPort, server };
-  });
-  const stopAll = async () => {
-    await Promise.all(nodes.map((n) => n.server.stop()));
-    await rm(dir, { recursive: true, force: true });
-  };
-  const url = nodes.map((n) => `nats://127.0.0.1:${n.port}`).join(',');
-  try {
-    // The nodes only become healthy together (JetStream needs a meta leader, so a quorum): start them at once.
-    await Promise.all(nodes.map((n) => n.server.start()));
-    await waitFor('a JetStream meta leader', () => monitorOk(nodes[0]!.monitorPort, '/jsz'), 30_000, 200);
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-  const byName = (name: string) => {
-    const node = nodes.find((n) => n.name === name);
-    if (!node) throw new Error(`no NATS node ${name}`);
-    return node;
-  };
-  return {
-    nodes,
-    url,
-    streamLeader: async (stream: string) => {
-      const nc = await connect({ servers: nodes.filter((n) => n.server.running).map((n) => `nats://127.0.0.1:${n.port}`), timeout: 2000 });
-      try {
-        const info = await (await nc.jetstreamManager()).streams.info(stream);
-        const leader = info.cluster?.leader;
-        if (!leader) throw new Error(`stream ${stream} has no leader now`);
-        return byName(leader);
-      } finally {
-        await nc.close();
-      }
-    },
-    killNode: (name: string) => byName(name).server.stop('SIGKILL'),
-    startNode: (name: string) => byName(name).server.start(),
-    stop: stopAll,
-  };
-}
+// ---- NATS JetStream cluster: test/support/nats-cluster.ts (startNatsCluster) ---------------------------
 
 // ---- all three ----------------------------------------------------------------------------------
 
@@ -363,3 +273,5 @@ export async function startMultiNodeEngines(opts: { redisNodeTimeoutMs?: number 
     },
   };
 }
+
+export { startNatsCluster, type NatsCluster };
