@@ -16,7 +16,6 @@
 # directory (group postgres, mode 710) and owns only its data folders.
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
-ENGINES_DIR=$ER_RUN_DIR/engines
 
 engine_log() { printf '[up] %s\n' "$*" >&2; }
 
@@ -60,9 +59,16 @@ start_redis_cluster() {
   redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$ER_RUN_DIR/logs/redis-cluster-create.log" 2>&1 \
     || { engine_log "redis-cli --cluster create failed:"; tail -n 20 "$ER_RUN_DIR/logs/redis-cluster-create.log" >&2; exit 1; }
   for port in $(redis_node_ports); do engine_wait 30 cluster_ok "$port" || engine_failed "redis-$port"; done
-  # Every replica attached to its master (the link up), so that a master lost at once has a replica ready.
-  engine_wait 30 bash -c "[ \$(redis-cli -h 127.0.0.1 -p ${nodes[0]##*:} cluster nodes | grep -c 'slave.* connected') -eq 3 ]" \
-    || { engine_log "the Redis Cluster's replicas did not attach"; exit 1; }
+  # Every replica in sync with its master, so that a master lost at once has a replica ready.
+  engine_wait 30 replicas_in_sync 3 || { engine_log "the Redis Cluster's replicas did not sync with their masters"; exit 1; }
+}
+
+replicas_in_sync() { # count: that many nodes are replicas whose link to their master is up
+  local port n=0
+  for port in $(redis_node_ports); do
+    redis-cli -h 127.0.0.1 -p "$port" info replication | tr -d '\r' | grep -q '^master_link_status:up' && n=$((n + 1))
+  done
+  [ "$n" -eq "$1" ]
 }
 
 # ---- PostgreSQL primary and streaming standby -----------------------------------------------------
@@ -75,11 +81,13 @@ as_pg() { "${as_pg_prefix[@]}" "$@"; }
 
 pg_ready() { "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$1" -U postgres -d postgres; }
 
-# data-dir port: the postgres server itself (no wrapper), so the pid recorded is the postmaster's.
+# name data-dir port [setting...]: the postgres server itself (no wrapper), so the pid recorded is the postmaster's.
 start_pg() {
-  local name=$1 dir=$2 port=$3
+  local name=$1 dir=$2 port=$3; shift 3
+  local settings=() s
+  for s in "$@"; do settings+=(-c "$s"); done
   start_engine "$name" "${as_pg_prefix[@]}" "$PG_BIN/postgres" -D "$dir" -c "port=$port" -c listen_addresses=127.0.0.1 -c unix_socket_directories= \
-    -c wal_level=replica -c max_wal_senders=10 -c hot_standby=on -c hot_standby_feedback=on
+    -c wal_level=replica -c max_wal_senders=10 -c hot_standby=on -c hot_standby_feedback=on -c max_connections=200 "${settings[@]}"
   engine_wait 60 pg_ready "$port" || engine_failed "$name"
 }
 
@@ -108,8 +116,9 @@ start_postgres_pair() {
     as_pg "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$PG_PRIMARY_PORT" -U postgres -D "$standby" -R -X stream >"$ER_RUN_DIR/logs/pg-basebackup.log" 2>&1 \
       || { engine_log "pg_basebackup failed:"; tail -n 20 "$ER_RUN_DIR/logs/pg-basebackup.log" >&2; exit 1; }
   fi
-  start_pg pg-standby "$standby" "$PG_STANDBY_PORT"
-  engine_wait 30 bash -c "psql -h 127.0.0.1 -p $PG_PRIMARY_PORT -U postgres -tAc \"select count(*) from pg_stat_replication where state='streaming'\" | grep -qx 1" \
+  # Where the primary is now (its port may have moved since the standby was made).
+  start_pg pg-standby "$standby" "$PG_STANDBY_PORT" "primary_conninfo=host=127.0.0.1 port=$PG_PRIMARY_PORT user=postgres application_name=pg-standby"
+  engine_wait 30 bash -c "psql -h 127.0.0.1 -p $PG_PRIMARY_PORT -U postgres -d postgres -tAc \"select count(*) from pg_stat_replication where state='streaming'\" | grep -qx 1" \
     || { engine_log "the standby on :$PG_STANDBY_PORT is not streaming from the primary"; tail -n 20 "$ER_RUN_DIR/logs/pg-standby.log" >&2; exit 1; }
 }
 
@@ -146,6 +155,8 @@ CONF
 # ---- all of them -----------------------------------------------------------------------------------
 
 start_multi_node_engines() {
+  # An absolute path: the engines' configuration names folders in it.
+  ENGINES_DIR=$(cd "$ER_RUN_DIR" && pwd)/engines
   mkdir -p "$ENGINES_DIR"
   engine_log "starting the multi-node engines under $ENGINES_DIR"
   start_redis_cluster

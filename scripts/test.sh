@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 source scripts/infra.sh
 ensure_all
 ensure_chromium
+ensure_pgbouncer
 
 failed=()
 step() { # name command...

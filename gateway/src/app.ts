@@ -98,7 +98,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   let checked: GatewayContext['checked'] = null;
   if (config.checks) {
-    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base });
+    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base, namedStatements: config.databaseNamedStatements ?? true });
     if (!deps.pool) closers.push(() => pool.end());
     const redis = installScripts(deps.redis ?? connectRedis(config.redisUrl, log, 'gateway', metrics.base));
     if (!deps.redis) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, mcpSiteSettings, type McpSitePolicy } from '@evidence-record/contract';
-import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -14,6 +14,7 @@ export const GatewayConfigSchema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PORT: env.port(8080),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
   REDIS_URL: env.redisUrl,
   REDIS_PREFIX: env.prefix,
   RECORD_URL: env.httpUrl.default('http://127.0.0.1:8101'),
@@ -67,6 +68,8 @@ export interface GatewayConfig {
   /** The key each service's requests are signed with (internal-auth in @evidence-record/platform): the first of its keys. */
   signingKeys: Record<UpstreamName, string>;
   databaseUrl: string;
+  /** Off behind a pooler that does not track prepared statements (decision 2320). */
+  databaseNamedStatements?: boolean;
   redisUrl: string;
   redisPrefix: string;
   upstreams: Record<UpstreamName, string>;
@@ -93,6 +96,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     listenHost: e.LISTEN_HOST,
     signingKeys: { record: e.RECORD_SIGNING_KEYS[0]!, signals: e.SIGNALS_SIGNING_KEYS[0]!, ledger: e.LEDGER_SIGNING_KEYS[0]!, watch: e.WATCH_SIGNING_KEYS[0]!, mcp: e.MCP_SIGNING_KEYS[0]! },
     databaseUrl: e.DATABASE_URL,
+    databaseNamedStatements: e.DATABASE_NAMED_STATEMENTS === 'on',
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     upstreams: { record: e.RECORD_URL, signals: e.SIGNALS_URL, ledger: e.LEDGER_URL, watch: e.WATCH_URL, mcp: e.MCP_URL },

@@ -24,6 +24,7 @@ import { MonitorSettingsSchema } from '@evidence-record/monitor';
  */
 export const configSchema = z.object({
   DATABASE_URL: consoleConfig.shape.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  DATABASE_NAMED_STATEMENTS: consoleConfig.shape.DATABASE_NAMED_STATEMENTS,
   REDIS_URL: gatewayConfig.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
   REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
   NATS_URL: consoleConfig.shape.NATS_URL,

@@ -1,4 +1,4 @@
-import { configOrExit, createPool, withRecordChange } from '@evidence-record/platform';
+import { configOrExit, createPool, databasePoolOptions, withRecordChange } from '@evidence-record/platform';
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
 import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
 import { loadDemoSourcesConfig } from './config';
@@ -48,7 +48,7 @@ async function serve(): Promise<void> {
 }
 
 function pool() {
-  return createPool(config.DATABASE_URL, { max: 4, applicationName: 'demo-sources' });
+  return createPool(config.DATABASE_URL, { max: 4, applicationName: 'demo-sources', ...databasePoolOptions(config) });
 }
 
 async function demoProductId(p: ReturnType<typeof pool>): Promise<string | null> {

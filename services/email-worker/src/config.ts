@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, UNSUBSCRIBE_TOKEN_TTL_DAYS } from '@evidence-record/contract';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
 
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -10,6 +10,7 @@ export const EmailWorkerConfigSchema = z
     ...baseEnv,
     PORT: env.port(8106),
     DATABASE_URL: env.databaseUrl,
+    ...databaseEnv,
     NATS_URL: env.natsUrl,
     NATS_PREFIX: env.prefix,
     /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */

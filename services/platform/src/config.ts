@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PoolOptions } from './db';
 import { parseNatsUrl } from './nats';
 
 /**
@@ -70,3 +71,42 @@ export const env = {
   httpUrl: z.string().url(),
   prefix: z.string().regex(/^[A-Za-z0-9_:.-]*$/, 'letters, digits, _ : . - only').default(''),
 };
+
+/**
+ * How every service that talks to Postgres connects (decision 2320). `DATABASE_NAMED_STATEMENTS=off` behind a
+ * pooler in transaction mode that does not track prepared statements (PgBouncer before 1.21, or without
+ * `max_prepared_statements`).
+ */
+export const databaseEnv = {
+  DATABASE_NAMED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+};
+
+const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * The read replica of the services that read only snapshots of the Record (record, signals, ledger):
+ * a streaming standby of DATABASE_URL's database, used for a read only once it has replayed the primary's
+ * newest record version (decision 2320). Unset (or empty): every read goes to DATABASE_URL.
+ */
+export const databaseReadEnv = {
+  DATABASE_READ_URL: z.preprocess(unsetWhenEmpty, env.databaseUrl.optional()),
+  /** How long a read waits for the replica (its connection, then its caught-up check) before the primary answers. */
+  DATABASE_READ_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(500),
+  /** After the replica failed, reads go to the primary this long before the replica is tried again. */
+  DATABASE_READ_RETRY_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+};
+
+/** createPool's options from a service's database settings (databaseEnv, and databaseReadEnv where the service reads it). */
+export function databasePoolOptions(config: {
+  DATABASE_NAMED_STATEMENTS: 'on' | 'off';
+  DATABASE_READ_URL?: string | undefined;
+  DATABASE_READ_TIMEOUT_MS?: number;
+  DATABASE_READ_RETRY_MS?: number;
+}): Pick<PoolOptions, 'namedStatements' | 'readReplica'> {
+  return {
+    namedStatements: config.DATABASE_NAMED_STATEMENTS === 'on',
+    ...(config.DATABASE_READ_URL
+      ? { readReplica: { url: config.DATABASE_READ_URL, timeoutMs: config.DATABASE_READ_TIMEOUT_MS, retryAfterMs: config.DATABASE_READ_RETRY_MS } }
+      : {}),
+  };
+}

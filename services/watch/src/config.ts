@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /** The watch service's environment, parsed once at start-up. */
 export const WatchConfigSchema = z.object({
@@ -8,6 +8,7 @@ export const WatchConfigSchema = z.object({
   WATCH_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8104),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
   NATS_URL: env.natsUrl,
   NATS_PREFIX: env.prefix,
   /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
