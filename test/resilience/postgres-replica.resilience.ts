@@ -3,7 +3,7 @@ import pg from 'pg';
 import { scopes, selfServiceScopes } from '@evidence-record/contract';
 import { runMigrations } from '@evidence-record/platform';
 import { seedDemoRecord } from '@evidence-record/demo-record/seed';
-import { startPostgresPrimaryWithStandby, type PostgresPair } from '@evidence-record/test-support/multi-node';
+import { startPostgresPrimaryWithStandby, type PostgresPair } from '@evidence-record/test-support/postgres-replica';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { recordFigures, round } from './support/figures';
@@ -36,15 +36,14 @@ async function sql<T extends pg.QueryResultRow>(url: string, text: string, value
 
 beforeAll(async () => {
   pair = await startPostgresPrimaryWithStandby();
-  const name = 'er_replica_test';
-  const url = `postgres://postgres@127.0.0.1:${pair.primaryPort}/${name}`;
-  const readUrl = `postgres://postgres@127.0.0.1:${pair.standbyPort}/${name}`;
-  await sql(pair.adminUrl, `CREATE DATABASE ${name}`);
+  const name = 'er_replica_stack';
+  const url = pair.primaryUrl(name);
+  const readUrl = pair.standbyUrl(name);
+  await sql(pair.primaryUrl(), `CREATE DATABASE ${name}`);
   await runMigrations(url);
   await seedDemoRecord(url);
-  // The standby has replayed the seeded Record before any service starts (a replica is one from its first answer).
-  const head = (await sql<{ v: string }>(url, 'SELECT version AS v FROM record_versions ORDER BY id DESC LIMIT 1'))[0]!.v;
-  await waitFor('the standby to replay the demo Record', async () => (await sql<{ v: string }>(readUrl, 'SELECT version AS v FROM record_versions ORDER BY id DESC LIMIT 1').catch(() => []))[0]?.v === head, 60_000, 200);
+  // The standby has replayed the seeded Record before any service starts.
+  await pair.waitForReplay(60_000);
   stack = await startStack('res-pgreplica', {
     database: { name, url, readUrl, drop: async () => undefined },
     services: ['record', 'signals', 'ledger', 'watch', 'gateway'],
@@ -158,7 +157,7 @@ describe('the standby stopped', () => {
     const readUrl = stack.env.DATABASE_READ_URL!;
     const dbName = new URL(readUrl).pathname.slice(1);
 
-    await pair.stopStandby('SIGKILL');
+    await pair.stopStandby('immediate');
     const stoppedAt = Date.now();
     await waitFor('reads while the standby is down', () => stream.since(stoppedAt + 200).length >= 60, 30_000);
     await new Promise((r) => setTimeout(r, 3000)); // the outage lasts

@@ -1,13 +1,13 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { freePort } from './launcher';
 import { startNatsCluster, type NatsCluster } from './nats-cluster';
+import { startPostgresPrimaryWithStandby, type PostgresPair } from './postgres-replica';
 import { PrivateServer } from './private-servers';
 import { waitFor } from './wait';
 
@@ -125,113 +125,7 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
   return cluster;
 }
 
-// ---- Postgres primary and streaming standby -------------------------------------------------------------
-
-export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-
-export interface PostgresPair {
-  primaryPort: number;
-  standbyPort: number;
-  /** The primary's `postgres` database: where databases are created (TEST_ADMIN_DATABASE_URL). */
-  adminUrl: string;
-  /** The standby's `postgres` database (TEST_ADMIN_DATABASE_READ_URL). */
-  standbyAdminUrl: string;
-  /** Replay on the standby stops where it is (WAL keeps arriving; nothing after it becomes visible). */
-  pauseReplay: () => Promise<void>;
-  resumeReplay: () => Promise<void>;
-  /** The standby goes away (SIGKILL by default, as a lost node does); startStandby brings it back at the same port. */
-  stopStandby: (signal?: NodeJS.Signals) => Promise<void>;
-  startStandby: () => Promise<void>;
-  stop: () => Promise<void>;
-}
-
-/** The user the Postgres processes run as: `postgres` under root (Postgres refuses root), else this process's. */
-function postgresUser(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-  return { uid, gid };
-}
-
-async function sqlAt(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** A postgres server process as PrivateServer runs it: ready when it accepts a query. */
-function postgresServer(name: string, dataDir: string, port: number, user: ReturnType<typeof postgresUser>): PrivateServer {
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  return new PrivateServer(
-    name,
-    port,
-    join(PG_BIN, 'postgres'),
-    [
-      '-D', dataDir, '-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'wal_level=replica', '-c', 'max_wal_senders=10', '-c', 'hot_standby=on', '-c', 'max_connections=400',
-      // A test server: durability is not what is tested here (replication and its lag are).
-      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-    ],
-    async () => sqlAt(url, 'SELECT 1').then(() => true, () => false),
-    async () => undefined,
-    user,
-  );
-}
-
-export async function startPostgresPrimaryWithStandby(): Promise<PostgresPair> {
-  const user = postgresUser();
-  const dir = await mkdtemp(join(tmpdir(), 'er-pg-pair-'));
-  const primaryDir = join(dir, 'primary');
-  const standbyDir = join(dir, 'standby');
-  for (const d of [primaryDir, standbyDir]) {
-    mkdirSync(d, { mode: 0o700 });
-    if (user) chownSync(d, user.uid, user.gid);
-  }
-  if (user) chownSync(dir, user.uid, user.gid);
-  const [primaryPort, standbyPort] = [await freePort(), await freePort()];
-  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
-  const primary = postgresServer('postgres primary', primaryDir, primaryPort, user);
-  const standby = postgresServer('postgres standby', standbyDir, standbyPort, user);
-  const stopAll = async () => {
-    await standby.stop('SIGINT');
-    await primary.stop('SIGINT');
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    await exec(join(PG_BIN, 'initdb'), ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], asUser);
-    await primary.start();
-    // -R: standby.signal and primary_conninfo, so it streams from the primary from its first start.
-    await exec(join(PG_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream', '--no-sync'], asUser);
-    await standby.start();
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-  const adminUrl = `postgres://postgres@127.0.0.1:${primaryPort}/postgres`;
-  const standbyAdminUrl = `postgres://postgres@127.0.0.1:${standbyPort}/postgres`;
-  await waitFor('the standby to stream from the primary', async () => (await sqlAt(adminUrl, "SELECT 1 FROM pg_stat_replication WHERE state = 'streaming'")).length === 1, 30_000, 200);
-  return {
-    primaryPort,
-    standbyPort,
-    adminUrl,
-    standbyAdminUrl,
-    pauseReplay: async () => {
-      await sqlAt(standbyAdminUrl, 'SELECT pg_wal_replay_pause()');
-      await waitFor('replay to pause', async () => (await sqlAt(standbyAdminUrl, 'SELECT pg_get_wal_replay_pause_state() AS s'))[0]!.s === 'paused', 10_000, 50);
-    },
-    resumeReplay: async () => {
-      await sqlAt(standbyAdminUrl, 'SELECT pg_wal_replay_resume()');
-    },
-    stopStandby: (signal: NodeJS.Signals = 'SIGKILL') => standby.stop(signal),
-    startStandby: () => standby.start(),
-    stop: stopAll,
-  };
-}
+// ---- Postgres primary and streaming standby: test/support/postgres-replica.ts (startPostgresPrimaryWithStandby) ----
 
 // ---- NATS JetStream cluster: test/support/nats-cluster.ts (startNatsCluster) ---------------------------
 
@@ -248,7 +142,7 @@ export interface MultiNodeEngines {
 
 /** The three clusters (started together: each takes seconds, mostly waiting). */
 export async function startMultiNodeEngines(opts: { redisNodeTimeoutMs?: number } = {}): Promise<MultiNodeEngines> {
-  const started = await Promise.allSettled([startRedisCluster({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: opts.redisNodeTimeoutMs }), startPostgresPrimaryWithStandby(), startNatsCluster({ nodes: 3 })] as const);
+  const started = await Promise.allSettled([startRedisCluster({ masters: 3, replicasPerMaster: 1, nodeTimeoutMs: opts.redisNodeTimeoutMs }), startPostgresPrimaryWithStandby({ maxConnections: 400 }), startNatsCluster({ nodes: 3 })] as const);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
@@ -261,8 +155,8 @@ export async function startMultiNodeEngines(opts: { redisNodeTimeoutMs?: number 
     nats,
     env: {
       TEST_ENGINES: 'multi-node',
-      TEST_ADMIN_DATABASE_URL: postgres.adminUrl,
-      TEST_ADMIN_DATABASE_READ_URL: postgres.standbyAdminUrl,
+      TEST_ADMIN_DATABASE_URL: postgres.primaryUrl(),
+      TEST_ADMIN_DATABASE_READ_URL: postgres.standbyUrl(),
       TEST_REDIS_MODE: 'cluster',
       TEST_REDIS_URL: redis.url,
       TEST_NATS_URL: nats.url,
@@ -274,4 +168,4 @@ export async function startMultiNodeEngines(opts: { redisNodeTimeoutMs?: number 
   };
 }
 
-export { startNatsCluster, type NatsCluster };
+export { startNatsCluster, startPostgresPrimaryWithStandby, type NatsCluster, type PostgresPair };

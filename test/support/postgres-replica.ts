@@ -27,6 +27,8 @@ export interface PostgresPairOptions {
   dir?: string;
   /** Whether commits wait for the disk (default off: a test or local stack, not a production store). */
   fsync?: boolean;
+  /** max_connections of both (default 100); a whole test run on the pair (vitest.multi-node.config.ts) needs more. */
+  maxConnections?: number;
 }
 
 export interface PostgresPair {
@@ -152,7 +154,7 @@ export async function startPostgresPrimaryWithStandby(opts: PostgresPairOptions 
   serverFolder(dir);
   const primaryPort = opts.primaryPort ?? (await freePort());
   const standbyPort = opts.standbyPort ?? (await freePort());
-  const common = [`fsync=${opts.fsync ? 'on' : 'off'}`, 'max_connections=100', 'shared_buffers=32MB'];
+  const common = [`fsync=${opts.fsync ? 'on' : 'off'}`, `max_connections=${opts.maxConnections ?? 100}`, 'shared_buffers=32MB'];
   const primary = new Server(bin, join(dir, 'primary'), primaryPort, dir, [...common, 'wal_level=replica', 'max_wal_senders=5', 'wal_keep_size=256MB']);
   const standby = new Server(bin, join(dir, 'standby'), standbyPort, dir, [...common, 'hot_standby=on', 'wal_receiver_status_interval=1s']);
   const url = (port: number) => (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;

@@ -24,8 +24,6 @@ export class PrivateServer {
     private readonly args: string[],
     private readonly ready: () => Promise<boolean>,
     private readonly cleanup: () => Promise<void> = async () => undefined,
-    /** Another user to run it as (Postgres refuses to run as root). */
-    private readonly user?: { uid: number; gid: number },
   ) {}
 
   get running(): boolean {
@@ -34,7 +32,7 @@ export class PrivateServer {
 
   async start(): Promise<void> {
     if (this.running) return;
-    const child = spawn(this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'], ...(this.user ?? {}) });
+    const child = spawn(this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (b: Buffer) => {
       this.output.push(...b.toString().split('\n').filter(Boolean));
       if (this.output.length > 200) this.output.splice(0, this.output.length - 200);
