@@ -136,6 +136,16 @@ describe('admin curation verbs', () => {
     expect(closing.json.message).toMatch(/has not ended/);
   }, 60_000);
 
+  it('a NATS setting the services would refuse stops a publishing verb first (exit 2), naming the variable, never a password', async () => {
+    const release = await admin(['signal', 'release'], { NATS_URL: 'nats://u:hunter2@h1:4222,nats://u:other@h2:4222' });
+    expect([release.code, release.json.error]).toEqual([2, 'usage']);
+    expect(release.json.message).toMatch(/NATS_URL: server 2:/);
+    expect(JSON.stringify(release.json)).not.toMatch(/hunter2|other@/);
+    const drain = await admin(['outbox', 'drain'], { NATS_STREAM_REPLICAS: '9' });
+    expect([drain.code, drain.json.error]).toEqual([2, 'usage']);
+    expect(drain.json.message).toMatch(/NATS_STREAM_REPLICAS/);
+  }, 60_000);
+
   it('outbox drain reports NATS being unreachable as a failure; usage mistakes exit 2', async () => {
     const drain = await admin(['outbox', 'drain'], { NATS_URL: 'nats://127.0.0.1:1' });
     expect([drain.code, drain.json.error]).toEqual([1, 'nats_unavailable']);
