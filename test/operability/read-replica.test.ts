@@ -6,6 +6,7 @@ import {
   createLogger,
   createPool,
   currentRecordVersion,
+  databasePoolOptions,
   runMigrations,
   startService,
   withRecordChange,
@@ -14,7 +15,10 @@ import {
   type Pool,
   type RunningService,
 } from '@evidence-record/platform';
-import { createRecordApp } from '@evidence-record/record';
+import { createRecordApp, loadRecordConfig } from '@evidence-record/record';
+import { configSchema as watchConfigSchema } from '@evidence-record/watch/config';
+import { configSchema as gatewayConfigSchema } from '@evidence-record/gateway/config';
+import { testSigningEnv } from '@evidence-record/test-support/signing';
 import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 import { productId } from '@evidence-record/demo-record/ids';
 import { pgbouncerVersion, startPgBouncer, startPostgresPrimaryWithStandby, type PgBouncer, type PostgresPair } from '@evidence-record/test-support/postgres-replica';
@@ -302,5 +306,23 @@ describe('through PgBouncer in transaction mode', () => {
     for (let i = 0; i < 10; i++) expect(await withSnapshot(p, async (_c, record) => record.record_version)).toBe(head);
     const values = (await m.registry.getSingleMetric('er_snapshot_reads_total')!.get()).values;
     expect(values.find((v) => v.labels.answered_by === 'replica')?.value).toBe(10);
+  });
+});
+
+describe('the settings', () => {
+  it('DATABASE_READ_URL is optional (empty is unset) and only the snapshot services read it; DATABASE_NAMED_STATEMENTS is on or off', () => {
+    const base = { ...testSigningEnv('record'), DATABASE_URL: 'postgres://er@db/evidence_record' };
+    const plain = loadRecordConfig(base);
+    expect(databasePoolOptions(plain)).toEqual({ namedStatements: true });
+    expect(databasePoolOptions(loadRecordConfig({ ...base, DATABASE_READ_URL: '' }))).toEqual({ namedStatements: true });
+    expect(
+      databasePoolOptions(loadRecordConfig({ ...base, DATABASE_READ_URL: 'postgres://er:pw@replica/evidence_record', DATABASE_READ_TIMEOUT_MS: '250', DATABASE_NAMED_STATEMENTS: 'off' })),
+    ).toEqual({ namedStatements: false, readReplica: { url: 'postgres://er:pw@replica/evidence_record', timeoutMs: 250, retryAfterMs: 5_000 } });
+    expect(() => loadRecordConfig({ ...base, DATABASE_READ_URL: 'mysql://replica/x' })).toThrow(/DATABASE_READ_URL/);
+    expect(() => loadRecordConfig({ ...base, DATABASE_NAMED_STATEMENTS: 'no' })).toThrow(/DATABASE_NAMED_STATEMENTS/);
+    // The services that write, or read what they wrote, have no replica setting.
+    expect(Object.keys(watchConfigSchema.shape)).toContain('DATABASE_NAMED_STATEMENTS');
+    expect(Object.keys(watchConfigSchema.shape)).not.toContain('DATABASE_READ_URL');
+    expect(Object.keys(gatewayConfigSchema.shape)).not.toContain('DATABASE_READ_URL');
   });
 });

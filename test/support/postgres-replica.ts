@@ -240,6 +240,18 @@ export async function startPostgresPrimaryWithStandby(opts: PostgresPairOptions 
   return pair;
 }
 
+/**
+ * Stops a pair started earlier with a `dir` of its own (by another process: `npm run down` after
+ * `npm run up -- --multi-node`), standby first. Keeps the folder; does nothing for a server not running.
+ */
+export async function stopPostgresPair(dir: string, mode: 'immediate' | 'fast' = 'fast'): Promise<void> {
+  const bin = postgresBin();
+  for (const name of ['standby', 'primary']) {
+    const data = join(dir, name);
+    if (existsSync(join(data, 'postmaster.pid'))) await asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+  }
+}
+
 export interface PgBouncerOptions {
   /** Where it forwards every database (host 127.0.0.1). */
   targetPort: number;

@@ -129,7 +129,7 @@ function withoutNames<F extends (...args: never[]) => unknown>(query: F): F {
         ? { ...(config as object), name: undefined }
         : config;
     return (query as unknown as (...a: unknown[]) => unknown)(unnamed, ...rest);
-  }) as F;
+  }) as unknown as F;
 }
 
 /** pool.query for an asynchronously committing pool: each statement in its own transaction, opened with the pool's settings. */
