@@ -48,7 +48,7 @@ beforeAll(async () => {
     database: { name, url, readUrl, drop: async () => undefined },
     services: ['record', 'signals', 'ledger', 'watch', 'gateway'],
   });
-  client = await customer(stack, { plan: 'pro', scopes, account: true });
+  client = await customer(stack, { plan: 'demo', scopes, account: true });
   productIds = (await comparableProducts(stack)).slice(0, 3);
 }, 240_000);
 
