@@ -1,10 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH, buildOpenApiDocument, newRequestId, presentedKey } from '@evidence-record/contract';
-import { Metrics, createLogger, createPool, isDraining, type Logger, type Pool } from '@evidence-record/platform';
-import type { GatewayConfig } from './config';
+import {
+  Metrics,
+  clusterNodesOf,
+  createLogger,
+  createPool,
+  createRedis,
+  createRedisSubscriber,
+  isDraining,
+  onRedisErrors,
+  parseRedisUrl,
+  type Logger,
+  type Pool,
+  type RedisClient,
+  type RedisSettings,
+} from '@evidence-record/platform';
+import { redisSettingsOf, type GatewayConfig } from './config';
 import { KeyCache, type KeyCacheOptions } from './access/key-cache';
 import { loadKeyRecord } from './access/key-record';
 import { followKeyChanges } from './access/invalidation';
@@ -32,7 +45,7 @@ export interface GatewayDeps {
   metrics?: Metrics;
   /** Connections made elsewhere are used and left open; otherwise they are made from config and closed by close(). */
   pool?: Pool;
-  redis?: Redis;
+  redis?: RedisClient;
   scoring?: Partial<ScoringPolicy>;
   /** Wall clock for budget days, key expiry and scores (tests move it). */
   clock?: () => number;
@@ -57,29 +70,36 @@ const API_PREFIX = '/api/v1/';
 /** The paths express answers (each with its method; any other method on them is refused by `route`, as before). */
 const EXPRESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH]);
 
-/** A Redis connection that fails fast instead of queueing: a request must never wait on a Redis that is gone. */
-export function connectRedis(url: string, log: Logger, name: string, metrics?: Metrics): Redis {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 1000,
-    connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-    connectionName: name,
-    // The scripts of requests that arrive together leave in one write and come back in one read:
-    // under load about four requests share a round trip, and socket writes are most of what a
-    // Redis call costs the gateway (docs/benchmarks.md).
-    enableAutoPipelining: true,
-  });
+/** How the gateway's Redis connections behave: fail fast, never queue (the subscriber alone queues its SUBSCRIBE). */
+const redisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 1000,
+  connectTimeout: 2000,
+  retryStrategy: (times: number) => Math.min(times * 200, 2000),
+  // The scripts of requests that arrive together leave in one write and come back in one read:
+  // under load about four requests share a round trip, and socket writes are most of what a
+  // Redis call costs the gateway (docs/benchmarks.md).
+  enableAutoPipelining: true,
+} as const;
+
+/**
+ * A Redis connection that fails fast instead of queueing: a request must never wait on a Redis that is gone.
+ * A string is one server's URL (standalone); otherwise the settings say standalone, cluster or sentinel
+ * (decision 2300: on a cluster a command whose master is gone is refused within about a second).
+ */
+export function connectRedis(settings: RedisSettings | string, log: Logger, name: string, metrics?: Metrics): RedisClient {
+  const redis = createRedis(typeof settings === 'string' ? { mode: 'standalone', url: settings } : settings, { ...redisOptions, connectionName: name });
   let lastLogged = 0;
-  redis.on('error', (err: Error) => {
+  const onError = (err: Error) => {
     metrics?.dependencyErrors.inc({ dependency: 'redis' });
     if (Date.now() - lastLogged > 5000) {
       lastLogged = Date.now();
       log.error({ err: err.message, connection: name }, 'redis error');
     }
-  });
+  };
+  onRedisErrors(redis, onError);
   return redis;
 }
 
@@ -100,12 +120,19 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (config.checks) {
     const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base, namedStatements: config.databaseNamedStatements ?? true });
     if (!deps.pool) closers.push(() => pool.end());
-    const redis = installScripts(deps.redis ?? connectRedis(config.redisUrl, log, 'gateway', metrics.base));
+    const redisSettings = redisSettingsOf(config);
+    const redis = installScripts(deps.redis ?? connectRedis(redisSettings, log, 'gateway', metrics.base));
     if (!deps.redis) {
       await redis.connect();
       closers.push(async () => void (await redis.quit().catch(() => redis.disconnect())));
     }
-    const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false, lazyConnect: true, connectionName: 'gateway-keys' });
+    // Its own connection, with its own options (a cluster's duplicate() would drop them); on a cluster it
+    // moves to another node when it loses its own, and says so, so the key cache is flushed (decision 2300).
+    const subscriber = createRedisSubscriber(
+      redisSettings,
+      { ...redisOptions, enableOfflineQueue: true, autoResubscribe: false, connectionName: 'gateway-keys' },
+      redisSettings.mode === 'cluster' ? clusterNodesOf(redis, parseRedisUrl(redisSettings.url).nodes) : undefined,
+    );
     subscriber.on('error', () => undefined);
     await subscriber.connect();
     closers.push(() => subscriber.disconnect());

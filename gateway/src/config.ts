@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, mcpSiteSettings, type McpSitePolicy } from '@evidence-record/contract';
-import { baseEnv, databaseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, checkRedisSettings, databaseEnv, env, loadConfig, redisEnv, signingKeysEnv, type RedisMode, type RedisSettings } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -15,7 +15,8 @@ export const GatewayConfigSchema = z.object({
   PORT: env.port(8080),
   DATABASE_URL: env.databaseUrl,
   ...databaseEnv,
-  REDIS_URL: env.redisUrl,
+  /** REDIS_URL, REDIS_MODE (standalone, cluster, sentinel), REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD (decision 2300). */
+  ...redisEnv,
   REDIS_PREFIX: env.prefix,
   RECORD_URL: env.httpUrl.default('http://127.0.0.1:8101'),
   SIGNALS_URL: env.httpUrl.default('http://127.0.0.1:8102'),
@@ -53,10 +54,12 @@ export const GatewayConfigSchema = z.object({
   LEDGER_SIGNING_KEYS: signingKeysEnv,
   WATCH_SIGNING_KEYS: signingKeysEnv,
   MCP_SIGNING_KEYS: signingKeysEnv,
-}).refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
-  message: 'required in production: the unsubscribe links of alert emails must be verifiable',
-  path: ['UNSUBSCRIBE_SIGNING_KEY'],
-});
+})
+  .refine((e) => e.NODE_ENV !== 'production' || e.UNSUBSCRIBE_SIGNING_KEY !== undefined, {
+    message: 'required in production: the unsubscribe links of alert emails must be verifiable',
+    path: ['UNSUBSCRIBE_SIGNING_KEY'],
+  })
+  .superRefine(checkRedisSettings);
 
 /** The services the gateway forwards to. */
 export type UpstreamName = 'record' | 'signals' | 'ledger' | 'watch' | 'mcp';
@@ -71,6 +74,11 @@ export interface GatewayConfig {
   /** Off behind a pooler that does not track prepared statements (decision 2320). */
   databaseNamedStatements?: boolean;
   redisUrl: string;
+  /** REDIS_MODE: absent means standalone (one server at redisUrl). */
+  redisMode?: RedisMode;
+  /** With REDIS_MODE=sentinel: the primary's name, and the Sentinels' own password if they have one. */
+  redisSentinelName?: string | undefined;
+  redisSentinelPassword?: string | undefined;
   redisPrefix: string;
   upstreams: Record<UpstreamName, string>;
   publicBaseUrl: string;
@@ -98,6 +106,9 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     databaseUrl: e.DATABASE_URL,
     databaseNamedStatements: e.DATABASE_NAMED_STATEMENTS === 'on',
     redisUrl: e.REDIS_URL,
+    redisMode: e.REDIS_MODE,
+    redisSentinelName: e.REDIS_SENTINEL_NAME,
+    redisSentinelPassword: e.REDIS_SENTINEL_PASSWORD,
     redisPrefix: e.REDIS_PREFIX,
     upstreams: { record: e.RECORD_URL, signals: e.SIGNALS_URL, ledger: e.LEDGER_URL, watch: e.WATCH_URL, mcp: e.MCP_URL },
     publicBaseUrl: e.PUBLIC_BASE_URL,
@@ -120,6 +131,11 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
         }
       : {}),
   };
+}
+
+/** How this gateway reaches Redis (createRedis in @evidence-record/platform). */
+export function redisSettingsOf(config: Pick<GatewayConfig, 'redisUrl' | 'redisMode' | 'redisSentinelName' | 'redisSentinelPassword'>): RedisSettings {
+  return { mode: config.redisMode ?? 'standalone', url: config.redisUrl, sentinelName: config.redisSentinelName, sentinelPassword: config.redisSentinelPassword };
 }
 
 /** The checks switch exists for the benchmark; a production process never runs without checks. */

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Redis } from 'ioredis';
 import { CACHE_CONTROL, buildRefusal, headers as h, internalHeaderPrefix, newRequestId, type ErrorCode } from '@evidence-record/contract';
-import { SpanKind, extractTraceContext, startSpan, type Logger, type Metrics, type Pool, type TraceSpan } from '@evidence-record/platform';
+import { SpanKind, extractTraceContext, startSpan, type Logger, type Metrics, type Pool, type RedisClient, type TraceSpan } from '@evidence-record/platform';
 import type { Counter } from 'prom-client';
 import type { GatewayConfig } from './config';
 import type { KeyCache } from './access/key-cache';
@@ -69,7 +68,7 @@ export interface GatewayContext {
   /** Absent when checks are off (benchmark only). */
   checked: {
     keys: KeyCache;
-    redis: Redis & GatewayScripts;
+    redis: RedisClient & GatewayScripts;
     pool: Pool;
     recordVersion: RecordVersionWatch;
     usage: UsageLog;

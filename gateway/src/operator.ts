@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { ConfigError, createRedis, groupByHashTag, onRedisErrors, redisSettingsFrom, type RedisClient, type RedisSettings } from '@evidence-record/platform';
 import { publishKeyChange } from './access/invalidation';
 import { coolDownKey, orgChangeMessage, scoreKeys, utcDay } from './keyspace';
 import { defaultScoringPolicy } from './scoring/policy';
@@ -18,20 +18,35 @@ export class RedisUnreachable extends Error {
   override name = 'RedisUnreachable';
 }
 
-const connections = new WeakMap<OperatorRun, Promise<{ redis: Redis; prefix: string }>>();
+/** The gateways' own Redis settings (REDIS_MODE, REDIS_URL, REDIS_SENTINEL_NAME), so the CLI reaches the Redis they share. */
+function gatewaysRedis(env: NodeJS.ProcessEnv): RedisSettings {
+  try {
+    return redisSettingsFrom({
+      REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_MODE: env.REDIS_MODE,
+      REDIS_SENTINEL_NAME: env.REDIS_SENTINEL_NAME,
+      REDIS_SENTINEL_PASSWORD: env.REDIS_SENTINEL_PASSWORD,
+    });
+  } catch (err) {
+    throw new RedisUnreachable(err instanceof ConfigError ? `cannot reach Redis: ${err.message}` : String(err));
+  }
+}
 
-function redisFor(run: OperatorRun): Promise<{ redis: Redis; prefix: string }> {
+const connections = new WeakMap<OperatorRun, Promise<{ redis: RedisClient; prefix: string }>>();
+
+function redisFor(run: OperatorRun): Promise<{ redis: RedisClient; prefix: string }> {
   let pending = connections.get(run);
   if (!pending) {
     pending = (async () => {
-      const redis = new Redis(run.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+      const settings = gatewaysRedis(run.env);
+      const redis = createRedis(settings, {
         lazyConnect: true,
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
         retryStrategy: () => null,
         enableOfflineQueue: false,
       });
-      redis.on('error', () => undefined);
+      onRedisErrors(redis, () => undefined);
       run.onClose(async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
@@ -69,7 +84,7 @@ export async function clearExtractionState(run: OperatorRun, orgId: string, keyI
   const { redis, prefix } = await redisFor(run);
   const today = scoreKeys(prefix, orgId, keyId, utcDay(now));
   const yesterday = scoreKeys(prefix, orgId, keyId, utcDay(now - 86_400_000));
-  await redis.del(
+  const keys = [
     coolDownKey(prefix, keyId),
     today.state,
     today.exhaustedDays,
@@ -79,7 +94,10 @@ export async function clearExtractionState(run: OperatorRun, orgId: string, keyI
     yesterday.notFound,
     yesterday.identifiers,
     yesterday.windows,
-  );
+  ];
+  // The cool-down flag lives under the key's hash tag, the score under the organisation's: one DEL per
+  // tag, since on a Redis Cluster a DEL whose keys hash to different slots is refused whole (CROSSSLOT).
+  await Promise.all(groupByHashTag(keys).map((group) => redis.del(...group)));
 }
 
 /** The live extraction state of a key, for `key show` (null when Redis is unreachable). */

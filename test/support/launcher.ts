@@ -295,6 +295,9 @@ export interface StackEnvOptions {
   /** The engines' other settings (REDIS_MODE, NATS_STREAM_REPLICAS) on the multi-node engines. */
   engineEnv?: Record<string, string>;
   redisUrl: string;
+  /** REDIS_MODE (standalone unless set) and, for Sentinels, the primary's name (decision 2300). */
+  redisMode?: 'standalone' | 'cluster' | 'sentinel';
+  redisSentinelName?: string;
   redisPrefix: string;
   natsUrl: string;
   natsPrefix: string;
@@ -331,6 +334,8 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     ...(o.databaseReadUrl ? { DATABASE_READ_URL: o.databaseReadUrl } : {}),
     ...(o.engineEnv ?? {}),
     REDIS_URL: o.redisUrl,
+    ...(o.redisMode ? { REDIS_MODE: o.redisMode } : {}),
+    ...(o.redisSentinelName ? { REDIS_SENTINEL_NAME: o.redisSentinelName } : {}),
     REDIS_PREFIX: o.redisPrefix,
     NATS_URL: o.natsUrl,
     NATS_PREFIX: o.natsPrefix,

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import type { Logger } from '@evidence-record/platform';
+import { publishCounted, type Logger, type RedisClient, type RedisSubscriber } from '@evidence-record/platform';
 import { keyChangesChannel } from '../keyspace';
 
 /** What a replica holds per key or organisation and must forget when one changes. */
@@ -16,9 +15,11 @@ export interface KeyChangeListener {
  * rotation, suspension or plan change takes effect on the next request.
  * Messages sent while this replica was disconnected are lost, so after every
  * reconnect (once subscribed again) the whole cache is flushed, and while
- * disconnected the cache trusts entries for one second only.
+ * disconnected the cache trusts entries for one second only. The channel is
+ * classic pub/sub, which on a Redis Cluster reaches every node, so the
+ * subscriber may hold any node and moves on when it loses it (decision 2300).
  */
-export async function followKeyChanges(subscriber: Redis, prefix: string, listeners: readonly KeyChangeListener[], log: Logger): Promise<() => Promise<void>> {
+export async function followKeyChanges(subscriber: RedisSubscriber, prefix: string, listeners: readonly KeyChangeListener[], log: Logger): Promise<() => Promise<void>> {
   const channel = keyChangesChannel(prefix);
   let missedMessages = false;
   let stopped = false;
@@ -57,8 +58,11 @@ export async function followKeyChanges(subscriber: Redis, prefix: string, listen
   };
 }
 
-/** Tells every replica to drop what it caches for a key id (or `org:<orgId>`). */
-/** Resolves to the number of subscribers (gateway replicas) that received the message. */
-export async function publishKeyChange(redis: Redis, prefix: string, message: string): Promise<number> {
-  return redis.publish(keyChangesChannel(prefix), message);
+/**
+ * Tells every replica to drop what it caches for a key id (or `org:<orgId>`).
+ * Resolves to the number of gateway replicas subscribed when it was published
+ * (on a cluster counted on every node: PUBLISH alone counts one node's).
+ */
+export async function publishKeyChange(redis: RedisClient, prefix: string, message: string): Promise<number> {
+  return publishCounted(redis, keyChangesChannel(prefix), message);
 }

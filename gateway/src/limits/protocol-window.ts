@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@evidence-record/platform';
 import type { PlanLimits } from '../access/key-record';
 import { protocolWindowKey } from '../keyspace';
 import type { GatewayScripts } from './scripts';
@@ -27,7 +27,7 @@ export interface ProtocolDecision {
 }
 
 export async function countProtocolMessages(
-  redis: Redis & GatewayScripts,
+  redis: RedisClient & GatewayScripts,
   prefix: string,
   keyId: string,
   plan: PlanLimits,

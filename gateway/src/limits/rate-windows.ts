@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@evidence-record/platform';
 import { coolDownKey, rateWindowKeys, windowNames, type WindowName } from '../keyspace';
 import type { PlanLimits } from '../access/key-record';
 import type { GatewayScripts } from './scripts';
@@ -27,7 +27,7 @@ export interface RateDecision {
  * windows in one Redis round trip.
  */
 export async function checkRateWindows(
-  redis: Redis & GatewayScripts,
+  redis: RedisClient & GatewayScripts,
   prefix: string,
   keyId: string,
   plan: PlanLimits,
@@ -78,6 +78,6 @@ export function rateLimitHeaders(decision: Pick<RateDecision, 'reported'>): Reco
  * The RateLimit headers of a request that counts nothing (a refusal before
  * the windows, an MCP protocol request): the key's windows read, not counted.
  */
-export async function peekRateLimitHeaders(redis: Redis & GatewayScripts, prefix: string, keyId: string, plan: PlanLimits): Promise<Record<string, string>> {
+export async function peekRateLimitHeaders(redis: RedisClient & GatewayScripts, prefix: string, keyId: string, plan: PlanLimits): Promise<Record<string, string>> {
   return rateLimitHeaders(await checkRateWindows(redis, prefix, keyId, plan, false));
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@evidence-record/platform';
 
 /**
  * The gateway's two Redis round trips per request, each one Lua script run
@@ -238,9 +238,14 @@ export interface GatewayScripts {
   erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string, number, number]>;
 }
 
-export function installScripts(redis: Redis): Redis & GatewayScripts {
-  redis.defineCommand('erRateWindows', { numberOfKeys: 4, lua: RATE_WINDOWS_LUA });
-  redis.defineCommand('erSettle', { numberOfKeys: 6, lua: SETTLE_LUA });
-  redis.defineCommand('erProtocolWindow', { numberOfKeys: 1, lua: PROTOCOL_WINDOW_LUA });
-  return redis as Redis & GatewayScripts;
+/** Every script the gateway runs, by command name (gateway/test/redis-cluster.test.ts runs each on a Redis Cluster). */
+export const gatewayScripts: { readonly [K in keyof GatewayScripts]: { numberOfKeys: number; lua: string } } = {
+  erRateWindows: { numberOfKeys: 4, lua: RATE_WINDOWS_LUA },
+  erSettle: { numberOfKeys: 6, lua: SETTLE_LUA },
+  erProtocolWindow: { numberOfKeys: 1, lua: PROTOCOL_WINDOW_LUA },
+};
+
+export function installScripts(redis: RedisClient): RedisClient & GatewayScripts {
+  for (const [name, definition] of Object.entries(gatewayScripts)) redis.defineCommand(name, definition);
+  return redis as RedisClient & GatewayScripts;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@evidence-record/platform';
 import type { CostKind } from '@evidence-record/contract';
 import { budgetKey, scoreKeys, utcDay, utcDayNumber } from '../keyspace';
 import type { PlanLimits } from '../access/key-record';
@@ -48,7 +48,7 @@ export function budgetLimit(plan: PlanLimits, kind: CostKind): number | null {
  * extraction score together (scripts.ts SETTLE_LUA).
  */
 export async function settleAnswer(
-  redis: Redis & GatewayScripts,
+  redis: RedisClient & GatewayScripts,
   prefix: string,
   args: {
     orgId: string;

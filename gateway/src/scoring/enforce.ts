@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { withTransaction, type Logger, type Pool } from '@evidence-record/platform';
+import { withTransaction, type Logger, type Pool, type RedisClient } from '@evidence-record/platform';
 import { coolDownKey } from '../keyspace';
 import { publishKeyChange } from '../access/invalidation';
 import type { KeyCache } from '../access/key-cache';
@@ -28,7 +27,7 @@ export interface ScoringContext {
  */
 export class ExtractionEnforcer {
   constructor(
-    private readonly deps: { redis: Redis; prefix: string; pool: Pool; cache: KeyCache; log: Logger; policy: ScoringPolicy },
+    private readonly deps: { redis: RedisClient; prefix: string; pool: Pool; cache: KeyCache; log: Logger; policy: ScoringPolicy },
   ) {}
 
   async coolDown(ctx: ScoringContext, settlement: Settlement): Promise<number> {

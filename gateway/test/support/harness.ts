@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
-import { createLogger, createPool, type Pool } from '@evidence-record/platform';
+import { Cluster, Redis } from 'ioredis';
+import { createLogger, createPool, type Pool, type RedisClient } from '@evidence-record/platform';
 import { createGateway, type Gateway, type GatewayDeps } from '../../src/app';
 import type { GatewayConfig } from '../../src/config';
 import { nouns, parseFlags, type AdminContext } from '@evidence-record/admin';
@@ -67,7 +67,7 @@ export async function startGateway(test: TestGatewayConfig, deps: Omit<GatewayDe
  * Runs an operator CLI verb in-process (the same code `npm run -s admin`
  * runs), returning its JSON object or throwing its error.
  */
-export async function admin(env: { DATABASE_URL: string; REDIS_PREFIX: string; REDIS_URL?: string }, ...argv: string[]): Promise<Record<string, unknown>> {
+export async function admin(env: { DATABASE_URL: string; REDIS_PREFIX: string; REDIS_URL?: string; REDIS_MODE?: string; REDIS_SENTINEL_NAME?: string }, ...argv: string[]): Promise<Record<string, unknown>> {
   const [nounName, verbName, ...rest] = argv;
   const verb = nouns.find((n) => n.noun === nounName)?.verbs[verbName ?? ''];
   if (!verb) throw new Error(`no verb ${argv.slice(0, 2).join(' ')}`);
@@ -129,14 +129,19 @@ export function redisClient(): Redis {
   return new Redis(REDIS_URL, { lazyConnect: false });
 }
 
-/** Deletes every key under a test prefix. */
-export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
+/** Deletes every key under a test prefix (on a cluster, on every master: SCAN reads one node; one DEL per key, as keys of a page may sit on different slots). */
+export async function dropPrefix(redis: RedisClient, prefix: string): Promise<void> {
+  for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) {
+        if (redis instanceof Cluster) await Promise.all(keys.map((k) => redis.del(k)));
+        else await redis.del(...keys);
+      }
+    } while (cursor !== '0');
+  }
 }
 
 export interface Call {

@@ -6,6 +6,7 @@ export * from './logger';
 export * from './metrics';
 export * from './migrate';
 export * from './nats';
+export * from './redis';
 export * from './durable-consumer';
 export * from './tracing';
 export * from './entrypoint';

@@ -20,7 +20,7 @@ const Needs = z.strictObject({
    * host, secret and egress.
    */
   databaseRead: z.boolean().optional(),
-  /** REDIS_URL and REDIS_PREFIX. */
+  /** REDIS_URL, REDIS_PREFIX and REDIS_MODE (with REDIS_SENTINEL_NAME for Sentinels; decision 2300). */
   redis: z.boolean().optional(),
   /** NATS_URL (one server or a cluster's), NATS_PREFIX and NATS_STREAM_REPLICAS. */
   nats: z.boolean().optional(),
@@ -144,7 +144,7 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
   database: ['DATABASE_URL', 'DATABASE_NAMED_STATEMENTS'],
   databaseRead: ['DATABASE_READ_URL'],
-  redis: ['REDIS_URL', 'REDIS_PREFIX'],
+  redis: ['REDIS_URL', 'REDIS_PREFIX', 'REDIS_MODE', 'REDIS_SENTINEL_NAME'],
   nats: ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
   cursorSecret: ['CURSOR_SECRET'],
