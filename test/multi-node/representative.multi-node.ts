@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
 import { AnswerEnvelope, scopes } from '@evidence-record/contract';
+import { createRedis, natsConnectOptions } from '@evidence-record/platform';
 import { call as callGateway, releaseSignalOn } from '@evidence-record/test-support/client';
 import { ENGINES, NATS_URL, REDIS_URL } from '@evidence-record/test-support/infra';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
@@ -62,7 +62,7 @@ describe('the stack on the multi-node engines, driven as a client', () => {
     }
 
     // Every stream of this stack is replicated on three servers.
-    const nc = await connect({ servers: NATS_URL.split(',') });
+    const nc = await connect(natsConnectOptions(NATS_URL));
     try {
       const jsm = await nc.jetstreamManager();
       const mine = (await jsm.streams.list().next()).filter((s) => s.config.name.startsWith(stack.env.NATS_PREFIX!));
@@ -99,7 +99,7 @@ describe('the stack on the multi-node engines, driven as a client', () => {
     expect(new Set(remaining).size).toBe(remaining.length);
 
     // The key's day window lives in the cluster, on the node its hash tag maps to.
-    const cluster = new Cluster(REDIS_URL.replace(/^redis:\/\//, '').split(',').map((hp) => ({ host: hp.split(':')[0]!, port: Number(hp.split(':')[1]) })));
+    const cluster = createRedis({ mode: 'cluster', url: REDIS_URL });
     try {
       const day = Number(await cluster.get(`${stack.env.REDIS_PREFIX}{k:${pro.keyId}}:rl:day`));
       expect(day).toBeGreaterThanOrEqual(requests.length + 1);

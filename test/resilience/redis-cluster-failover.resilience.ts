@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster } from 'ioredis';
 import { selfServiceScopes } from '@evidence-record/contract';
-import { startRedisCluster, type RedisCluster, type RedisClusterNode } from '@evidence-record/test-support/multi-node';
+import { createRedis, type RedisClient } from '@evidence-record/platform';
+import { startRedisCluster, type RedisCluster } from '@evidence-record/test-support/redis-cluster';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { recordFigures, round } from './support/figures';
@@ -46,8 +46,9 @@ function nextRequest(i: number): Promise<Reply> {
   }
 }
 
-function clusterClient(): Cluster {
-  return new Cluster(cluster.nodes.filter((n) => n.server.running).map((n) => ({ host: '127.0.0.1', port: n.port })));
+/** The project's own client factory, as the gateway uses it. */
+function clusterClient(): RedisClient {
+  return createRedis({ mode: 'cluster', url: cluster.url });
 }
 
 describe('a Redis Cluster master killed under a steady stream of requests', () => {
@@ -56,8 +57,8 @@ describe('a Redis Cluster master killed under a steady stream of requests', () =
     const stream = steadyStream(nextRequest, { concurrency: 3, pauseMs: 20 });
     await waitFor('a warm stream', () => stream.samples.filter((s) => s.status === 200).length >= 20, 30_000);
 
-    const victim: RedisClusterNode = await cluster.masterOf(windowKey);
-    await cluster.killNode(victim.port);
+    const victim = await cluster.masterOf(windowKey);
+    await cluster.kill(victim);
     const killedAt = Date.now();
     // The replica is promoted once the others have missed the master for the node timeout: poll the slot's owner.
     // `ownerlessAt` is when a poll last began that still found the slot on the dead master (or on none): until
@@ -65,8 +66,8 @@ describe('a Redis Cluster master killed under a steady stream of requests', () =
     let ownerlessAt = killedAt;
     const promoted = await waitFor('a replica promoted to master of the slot', async () => {
       const askedAt = Date.now();
-      const node = await cluster.masterOf(windowKey).catch(() => null);
-      if (node && node.port !== victim.port && node.server.running) return node;
+      const port = await cluster.masterOf(windowKey).catch(() => null);
+      if (port !== null && port !== victim && cluster.node(port).running) return port;
       ownerlessAt = askedAt;
       return null;
     }, 30_000, 50);
@@ -111,7 +112,7 @@ describe('a Redis Cluster master killed under a steady stream of requests', () =
       seconds_master_killed_to_replica_promoted: round(failoverSeconds, 2),
       seconds_slot_seen_without_master: round((ownerlessAt - killedAt) / 1000, 2),
       seconds_master_killed_to_first_answer: round(unavailableSeconds, 2),
-      new_master_port: promoted.port,
+      new_master_port: promoted,
       served_after_recovery: after.length,
     });
   });
