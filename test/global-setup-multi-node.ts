@@ -19,7 +19,9 @@ export default async function setup(project: TestProject) {
   let teardown: (() => Promise<void>) | undefined;
   try {
     const { default: singleSetup } = await import('./global-setup');
+    const t1 = Date.now();
     teardown = await singleSetup(project);
+    console.log(`template databases (migrated, demo Record) on the primary in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
   } catch (err) {
     await engines.stop();
     throw err;
