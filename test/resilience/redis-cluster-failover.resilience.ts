@@ -80,6 +80,8 @@ describe('a Redis Cluster master killed under a steady stream of requests', () =
 
     // While no master held the slot, nothing was answered: a request that began after the kill and ended while the slot had no live master was refused.
     const duringGap = samples.filter((s) => s.startedAt >= killedAt && s.endedAt <= ownerlessAt);
+    // (The node timeout leaves the slot without a master for over a second: requests did end inside it.)
+    expect(duringGap.length).toBeGreaterThan(0);
     for (const s of duringGap) expect([s.status, s.code], s.text.slice(0, 200)).toEqual([500, 'internal_error']);
     // Over the whole run: answers or refusals, never a hang or a dropped connection.
     for (const s of samples) {
