@@ -167,7 +167,7 @@ start_multi_node_engines() {
 # The line up prints naming the engines the stack runs on.
 engines_line() {
   if [ "${ER_ENGINES:-single-node}" = multi-node ]; then
-    echo "Engines: Redis Cluster 127.0.0.1:$(redis_node_ports | paste -sd, -) (3 masters, 3 replicas) · PostgreSQL primary 127.0.0.1:$PG_PRIMARY_PORT, streaming standby 127.0.0.1:$PG_STANDBY_PORT (snapshot reads) · NATS JetStream cluster 127.0.0.1:$NATS_NODE_1_PORT,$NATS_NODE_2_PORT,$NATS_NODE_3_PORT (streams at $NATS_STREAM_REPLICAS replicas)"
+    echo "Engines: Redis Cluster on 127.0.0.1 ports $(redis_node_ports | paste -sd, -) (3 masters, 3 replicas) · PostgreSQL primary 127.0.0.1:$PG_PRIMARY_PORT, streaming standby 127.0.0.1:$PG_STANDBY_PORT (snapshot reads) · NATS JetStream cluster on 127.0.0.1 ports $NATS_NODE_1_PORT,$NATS_NODE_2_PORT,$NATS_NODE_3_PORT (streams at $NATS_STREAM_REPLICAS replicas)"
   else
     echo "Engines: Redis 127.0.0.1:6379 · PostgreSQL 127.0.0.1:5432 · NATS JetStream 127.0.0.1:4222 (one node each; npm run up -- --multi-node for clusters)"
   fi
