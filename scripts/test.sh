@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, on a fresh machine or clone. Installs and
 # starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
-# for the browser tests), then: lint, typecheck, the vitest suites (unit,
+# for the browser tests, Debian's PgBouncer for the pooler tests), then: lint, typecheck, the vitest suites (unit,
 # integration against the real servers, end to end over HTTP, in a browser),
 # a representative end-to-end set on multi-node engines, the resilience,
 # security and fuzz suites (vitest.resilience.config.ts), the OpenAPI lint,

@@ -78,10 +78,11 @@ const redisOptions = {
   commandTimeout: 1000,
   connectTimeout: 2000,
   retryStrategy: (times: number) => Math.min(times * 200, 2000),
-  // The scripts of requests that arrive together leave in one write and come back in one read:
-  // under load about four requests share a round trip, and socket writes are most of what a
-  // Redis call costs the gateway (docs/benchmarks.md).
-  enableAutoPipelining: true,
+  // No auto-pipelining: it defers every command to the next turn of the event loop and builds a
+  // pipeline around it, which measured 39–61 µs of client CPU per script with one request in
+  // flight against 18–20 µs without, and no less with sixteen in flight (docs/benchmarks.md,
+  // issue 25). Requests through the gateway rarely arrive in the same turn.
+  enableAutoPipelining: false,
 } as const;
 
 /**

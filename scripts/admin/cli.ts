@@ -1,5 +1,5 @@
 import { CurationRefused } from '@evidence-record/curation';
-import { AddressRefused, FetchFailure } from '@evidence-record/monitor';
+import { AddressRefused, FetchFailure } from '@evidence-record/sources';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { resolveConfig } from './config';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readStackConfig, type StackConfig } from '@evidence-record/platform';
 import { configSchema as consoleConfig } from '@evidence-record/console/config';
 import { configSchema as gatewayConfig } from '@evidence-record/gateway/config';
-import { MonitorSettingsSchema } from '@evidence-record/monitor';
+import { MonitorSettingsSchema } from '@evidence-record/sources';
 
 /**
  * One configuration for the CLI and the stack it drives. `npm run up` writes

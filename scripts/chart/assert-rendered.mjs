@@ -365,11 +365,11 @@ function checkNetworkPolicies(values, policies, prefix) {
       if (eng.pooled && values.externalDatabase.port !== dbPort && !(SERVICES[svc].databaseRead && eng.replica?.port === values.externalDatabase.port)) {
         check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: goes through PgBouncer, so no egress to the primary's port`);
       }
-      if (eng.pooled) check(JSON.stringify(ruleFor(dbPort)?.to ?? []) === JSON.stringify(values.networkPolicy.egress.pgbouncer?.to ?? []), `networkpolicy ${svc}: PgBouncer egress must go to networkPolicy.egress.pgbouncer.to`);
+      if (eng.pooled) check(canon(ruleFor(dbPort)?.to ?? []) === canon(values.networkPolicy.egress.pgbouncer?.to ?? []), `networkpolicy ${svc}: PgBouncer egress must go to networkPolicy.egress.pgbouncer.to`);
     } else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
     if (SERVICES[svc].databaseRead && eng.replica) {
       check(hasPort(eng.replica.port, 'TCP'), `networkpolicy ${svc}: read replica egress (${eng.replica.port}) missing`);
-      check(egress.some((r) => (r.ports ?? []).some((x) => x.port === eng.replica.port) && JSON.stringify(r.to ?? []) === JSON.stringify(values.networkPolicy.egress.readReplica?.to ?? [])), `networkpolicy ${svc}: read replica egress must go to networkPolicy.egress.readReplica.to`);
+      check(egress.some((r) => (r.ports ?? []).some((x) => x.port === eng.replica.port) && canon(r.to ?? []) === canon(values.networkPolicy.egress.readReplica?.to ?? [])), `networkpolicy ${svc}: read replica egress must go to networkPolicy.egress.readReplica.to`);
     }
     if (SERVICES[svc].redis) for (const port of eng.redisPorts) check(hasPort(port, 'TCP'), `networkpolicy ${svc}: Redis egress to port ${port} missing`);
     if (SERVICES[svc].nats) for (const port of eng.natsPorts) check(hasPort(port, 'TCP'), `networkpolicy ${svc}: NATS egress to port ${port} missing`);
@@ -398,6 +398,13 @@ function checkNetworkPolicies(values, policies, prefix) {
     const eng = engines(values);
     if (eng.pooled && eng.pgbouncer.port !== values.externalDatabase.port) check(!egress.some((r) => (r.ports ?? []).some((x) => x.port === eng.pgbouncer.port)), 'networkpolicy migrate: no egress to PgBouncer');
   }
+}
+
+/** JSON with every object's keys sorted: helm's toYaml sorts them, a values file need not. */
+function canon(v) {
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  if (isMap(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
 }
 
 /** What the values say about each engine's topology (the chart's defaults filled in as its helpers do). */

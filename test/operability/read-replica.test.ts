@@ -18,12 +18,14 @@ import {
 import { createRecordApp, loadRecordConfig } from '@evidence-record/record';
 import { configSchema as watchConfigSchema } from '@evidence-record/watch/config';
 import { configSchema as gatewayConfigSchema } from '@evidence-record/gateway/config';
-import { testSigningEnv } from '@evidence-record/test-support/signing';
 import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 import { productId } from '@evidence-record/demo-record/ids';
 import { pgbouncerVersion, startPgBouncer, startPostgresPrimaryWithStandby, type PgBouncer, type PostgresPair } from '@evidence-record/test-support/postgres-replica';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { recordFigures, round } from '../resilience/support/figures';
+import { freePort } from '@evidence-record/test-support/launcher';
+import { signedAsGateway, testSigningEnv } from '@evidence-record/test-support/signing';
+import { request, scrape, spawnService, valueOf, type ServiceProcess } from './support';
 
 /**
  * Snapshot reads on a streaming standby (decision 2320), against a real primary and hot standby
@@ -46,7 +48,8 @@ let baseUrl: string;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  pair = await startPostgresPrimaryWithStandby();
+  // Replay waits at most 200 ms for a standby query in its way (PostgreSQL's default is 30 s), so a recovery conflict comes quickly.
+  pair = await startPostgresPrimaryWithStandby({ standbySettings: ['max_standby_streaming_delay=200ms'] });
   const admin = new pg.Client({ connectionString: pair.primaryUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${DB}`);
@@ -223,6 +226,39 @@ describe('snapshot reads on a read replica', () => {
     (figures.replica_stopped as Record<string, unknown>).replica_answering_again_s = round((performance.now() - restarted) / 1000, 2);
   });
 
+  it('a read the standby cancels for a recovery conflict is answered again by the primary', async () => {
+    await withTransaction(writer, async (c) => {
+      await c.query('CREATE TABLE IF NOT EXISTS conflict_probe (n int)');
+      await c.query('TRUNCATE conflict_probe');
+      await c.query('INSERT INTO conflict_probe SELECT generate_series(1, 1000)');
+    });
+    await pair.waitForReplay();
+    const before = await reads();
+    const answeredOn: string[] = [];
+    let inStandbySnapshot!: () => void;
+    const started = new Promise<void>((r) => (inStandbySnapshot = r));
+    const read = withSnapshot(pool, async (c) => {
+      const recovery = (await c.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r')).rows[0]!.r;
+      answeredOn.push(recovery ? 'standby' : 'primary');
+      const first = (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM conflict_probe')).rows[0]!.n;
+      if (recovery) {
+        inStandbySnapshot();
+        // Holds the standby's snapshot while the primary removes the rows it sees.
+        await c.query('SELECT pg_sleep(5)');
+      }
+      return first;
+    });
+    await started;
+    await writer.query('DELETE FROM conflict_probe');
+    await writer.query('VACUUM conflict_probe');
+    const from = performance.now();
+    expect(await read).toBe(0);
+    expect(answeredOn).toEqual(['standby', 'primary']);
+    expect(performance.now() - from).toBeLessThan(4_000);
+    expect(delta(before, await reads())).toEqual({ 'primary:recovery_conflict': 1 });
+    await writer.query('DROP TABLE conflict_probe');
+  });
+
   it('a read that is not a snapshot (the refusals’ record version) and every write stay on the primary', async () => {
     await pair.pauseReplay();
     try {
@@ -325,4 +361,32 @@ describe('the settings', () => {
     expect(Object.keys(watchConfigSchema.shape)).not.toContain('DATABASE_READ_URL');
     expect(Object.keys(gatewayConfigSchema.shape)).not.toContain('DATABASE_READ_URL');
   });
+});
+
+describe('the entrypoints', () => {
+  const processes: ServiceProcess[] = [];
+  afterAll(() => {
+    for (const p of processes) p.kill();
+  });
+
+  it('record, signals and ledger read DATABASE_READ_URL and answer from the replica (named statements off)', async () => {
+    await pair.waitForReplay();
+    const head = await currentRecordVersion(writer);
+    const env = { DATABASE_URL: pair.primaryUrl(DB), DATABASE_READ_URL: pair.standbyUrl(DB), DATABASE_NAMED_STATEMENTS: 'off', LOG_LEVEL: 'warn' };
+    const targets = [
+      { name: 'record', path: '/api/v1/record/version', env: {} },
+      { name: 'signals', path: '/api/v1/signals', env: { CURSOR_SECRET: 'c'.repeat(40), NATS_URL: `nats://127.0.0.1:${await freePort()}` } },
+      { name: 'ledger', path: '/api/v1/ledger', env: {} },
+    ] as const;
+    const started = await Promise.all(targets.map(async (t) => ({ ...t, proc: await spawnService(t.name, await freePort(), { ...env, ...t.env }) })));
+    processes.push(...started.map((s) => s.proc));
+    for (const { name, path, proc } of started) {
+      const answer = await request(`http://127.0.0.1:${proc.port}${path}`, { headers: signedAsGateway(name, 'GET', path, { headers: { 'x-request-id': `req_${randomBytes(12).toString('hex')}` } }) });
+      expect(answer.status, `${name}: ${answer.text}`).toBe(200);
+      expect((JSON.parse(answer.text) as { record_version: string }).record_version).toBe(head);
+      const { samples } = await scrape(proc.port);
+      expect(valueOf(samples, 'er_snapshot_reads_total', { answered_by: 'replica', reason: 'replica' }), name).toBeGreaterThanOrEqual(1);
+      expect(valueOf(samples, 'er_snapshot_reads_total', { answered_by: 'primary', reason: 'replica_failed' }), name).toBe(0);
+    }
+  }, 90_000);
 });

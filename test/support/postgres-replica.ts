@@ -27,6 +27,8 @@ export interface PostgresPairOptions {
   dir?: string;
   /** Whether commits wait for the disk (default off: a test or local stack, not a production store). */
   fsync?: boolean;
+  /** More server settings for the standby (`name=value`), e.g. `max_standby_streaming_delay=200ms`. */
+  standbySettings?: string[];
   /** max_connections of both (default 100); a whole test run on the pair (vitest.multi-node.config.ts) needs more. */
   maxConnections?: number;
 }
@@ -152,11 +154,24 @@ export async function startPostgresPrimaryWithStandby(opts: PostgresPairOptions 
   const ownDir = opts.dir === undefined;
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'er-pg-pair-'));
   serverFolder(dir);
+  if (asRoot) {
+    // A folder under one only root may enter (`.run` is 0700, decision 1300) is out of the server user's reach.
+    await asServerUser('test', ['-w', dir]).catch(() => {
+      throw new Error(`the postgres user cannot write ${dir}: every folder above it must be searchable by postgres (mode o+x), or use a folder under ${tmpdir()}`);
+    });
+  }
   const primaryPort = opts.primaryPort ?? (await freePort());
   const standbyPort = opts.standbyPort ?? (await freePort());
   const common = [`fsync=${opts.fsync ? 'on' : 'off'}`, `max_connections=${opts.maxConnections ?? 100}`, 'shared_buffers=32MB'];
   const primary = new Server(bin, join(dir, 'primary'), primaryPort, dir, [...common, 'wal_level=replica', 'max_wal_senders=5', 'wal_keep_size=256MB']);
-  const standby = new Server(bin, join(dir, 'standby'), standbyPort, dir, [...common, 'hot_standby=on', 'wal_receiver_status_interval=1s']);
+  // The primary's address on the command line: a standby started again from its folder follows the primary's port of this start.
+  const standby = new Server(bin, join(dir, 'standby'), standbyPort, dir, [
+    ...common,
+    'hot_standby=on',
+    'wal_receiver_status_interval=1s',
+    `primary_conninfo='host=127.0.0.1 port=${primaryPort} user=postgres application_name=standby'`,
+    ...(opts.standbySettings ?? []),
+  ]);
   const url = (port: number) => (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const primaryUrl = url(primaryPort);
   const standbyUrl = url(standbyPort);

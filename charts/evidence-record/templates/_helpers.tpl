@@ -134,11 +134,11 @@ _registry.tpl.
 {{- fail "externalDatabase.host is required unless externalDatabase.urlKey names a key holding the whole DATABASE_URL" -}}
 {{- end -}}
 {{- $redisMode := $v.externalRedis.mode | default "standalone" -}}
-{{- if and (eq $redisMode "standalone") (not $v.externalRedis.urlKey) (not $v.externalRedis.host) -}}
-{{- fail "externalRedis.host is required unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" -}}
-{{- end -}}
 {{- if and (eq $redisMode "standalone") (gt (len ($v.externalRedis.nodes | default list)) 1) -}}
 {{- fail "externalRedis.nodes lists several nodes: set externalRedis.mode to cluster (Redis Cluster) or sentinel (Sentinels)" -}}
+{{- end -}}
+{{- if and (eq $redisMode "standalone") (not $v.externalRedis.urlKey) (not $v.externalRedis.host) (not $v.externalRedis.nodes) -}}
+{{- fail "externalRedis.host is required unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" -}}
 {{- end -}}
 {{- if and (ne $redisMode "standalone") (not $v.externalRedis.urlKey) (not $v.externalRedis.nodes) -}}
 {{- fail (printf "externalRedis.nodes is required with externalRedis.mode=%s (%s), unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" $redisMode (ternary "the Sentinels" "some nodes of the cluster" (eq $redisMode "sentinel"))) -}}
@@ -306,7 +306,7 @@ The cluster bus (port + 10000) is for nodes among themselves, never clients.
 {{- $scheme := ternary "rediss" "redis" (default false $r.tls) -}}
 {{- $nodes := include "er.redisNodes" . | fromJsonArray | join "," -}}
 {{- /* A cluster has database 0 only: no /db there. */}}
-{{- $db := ternary "" (printf "/%v" $r.db) (eq $mode "cluster") -}}
+{{- $db := ternary "" (printf "/%v" $r.db) (eq $mode "cluster") }}
 - name: REDIS_MODE
   value: {{ $mode | quote }}
 {{- if eq $mode "sentinel" }}

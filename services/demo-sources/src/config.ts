@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseEnv, env, loadConfig, readStackConfig } from '@evidence-record/platform';
-import { MonitorSettingsSchema } from '@evidence-record/monitor';
+import { MonitorSettingsSchema } from '@evidence-record/sources';
 
 /** The demo source server's port in the local stack (`npm run up`); ER_PORT_OFFSET shifts it like every other port. */
 export const DEFAULT_DEMO_SOURCES_PORT = 8190;

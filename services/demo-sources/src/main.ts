@@ -1,6 +1,6 @@
 import { configOrExit, createPool, databasePoolOptions, withRecordChange } from '@evidence-record/platform';
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
-import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
+import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/sources';
 import { loadDemoSourcesConfig } from './config';
 import { DEMO_BRAND, DEMO_LABEL_ID, DEMO_PRODUCT, DEMO_RETAILERS, changed, demoLabel, demoOffer, initialDemoState, type DemoState } from './demo';
 import { startSourceServer, type SourceServer } from './server';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
-import { MonitorSettingsFields, deadlineBelowLease } from './settings';
+import { MonitorSettingsFields, deadlineBelowLease } from '@evidence-record/sources';
 
 /** The monitor service's environment: the platform's variables and the monitor settings the CLI shares (docs/monitor.md). */
 export const MonitorConfigSchema = z

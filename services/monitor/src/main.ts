@@ -1,10 +1,7 @@
 import { Metrics, configOrExit, createLogger, createPool, databasePoolOptions, initTracing, startService } from '@evidence-record/platform';
+import { createMonitor, dueBacklog, monitorMetrics, startLoop } from '@evidence-record/sources';
 import { createMonitorApp } from './app';
 import { loadMonitorConfig } from './config';
-import { dueBacklog } from './leases';
-import { monitorMetrics } from './metrics';
-import { createMonitor } from './monitor';
-import { startLoop } from './runner';
 
 const config = configOrExit('monitor', () => loadMonitorConfig());
 const log = createLogger('monitor', config.LOG_LEVEL);

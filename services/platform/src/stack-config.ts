@@ -72,7 +72,7 @@ export function isSecretName(name: string): boolean {
 
 /**
  * A value as it may be printed: a secret as `***` (its length hidden too), a URL with its password masked
- * (and a NATS token, which is given where a user name would be), and so each URL of a comma-separated list
+ * (and a NATS token or a Redis password given where a user name would be), and so each URL of a comma-separated list
  * (NATS_URL and REDIS_URL may name several servers, each with credentials), which the URL parser would
  * otherwise read as one URL and give back unmasked.
  */
@@ -93,7 +93,8 @@ function maskedUrl(part: string, listScheme: string): string {
   try {
     const u = new URL(hasScheme ? part.trim() : `${listScheme}://${part.trim()}`);
     const scheme = u.protocol.slice(0, -1).toLowerCase();
-    const token = !u.password && u.username !== '' && (scheme === 'nats' || scheme === 'tls');
+    // A user name alone is a secret for NATS (a token) and Redis (ioredis reads `redis://secret@host` as the password).
+    const token = !u.password && u.username !== '' && ['nats', 'tls', 'redis', 'rediss'].includes(scheme);
     if (!u.password && !token) return part;
     if (u.password) u.password = '***';
     else u.username = '***';
