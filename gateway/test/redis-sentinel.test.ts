@@ -42,7 +42,7 @@ const cli = (...argv: string[]) => admin(env, ...argv);
 
 async function issue(): Promise<{ keyId: string; key: string }> {
   const org = await cli('org', 'create', '--name', 'sentinel org', '--plan', 'wide_windows');
-  const issued = await cli('key', 'issue', '--org', String(org.org_id), '--scopes', 'all');
+  const issued = await cli('key', 'issue', '--org', String(org.org_id), '--scopes', 'products:read');
   return { keyId: String(issued.key_id), key: String(issued.key) };
 }
 
