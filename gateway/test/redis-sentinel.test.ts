@@ -74,7 +74,7 @@ describe('Redis behind Sentinels', () => {
       }
       expect(errorCode(r)).toBe('internal_error');
     }
-    expect(answered, JSON.stringify(outcomes)).toBeGreaterThan(0);
+    expect(answered, `${outcomes.length} refusals, none answered`).toBeGreaterThan(0);
     console.info(`redis sentinel failover: answering again ${answered - killedAt} ms after the primary was killed`);
 
     // The key-change channel followed too: once the gateway has subscribed on the new primary, a revocation reaches it.

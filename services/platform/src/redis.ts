@@ -212,8 +212,8 @@ function plainOptions(o: RedisClientOptions): RedisOptions {
  * A connection for commands, in the mode the settings say. Standalone: the
  * URL straight to ioredis, as before this factory existed. Cluster: an
  * ioredis Cluster over the listed nodes, masters only. Sentinel: an ioredis
- * client that asks the Sentinels for the primary (and again when it fails
- * over: ioredis's failover detector listens to the Sentinels).
+ * client that asks the Sentinels for the primary (again after every
+ * disconnection, and when a demoted primary answers READONLY).
  */
 export function createRedis(settings: RedisSettings, options: RedisClientOptions = {}): RedisClient {
   if (settings.mode === 'standalone') return new Redis(settings.url, plainOptions(options));
@@ -249,7 +249,9 @@ function sentinelOptions(settings: RedisSettings, address: RedisAddress, o: Redi
     name: settings.sentinelName!,
     db: address.db,
     role: 'master',
-    failoverDetector: true,
+    // A primary demoted while this connection stayed open answers writes with READONLY: reconnect, and the
+    // Sentinels name the new one (the command itself fails: the gateway refuses it, as any Redis failure).
+    reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 1 : false),
     ...(settings.sentinelPassword ? { sentinelPassword: settings.sentinelPassword } : {}),
     ...(address.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     // The sentinels' replies are few and small; each is asked in turn until one answers.
