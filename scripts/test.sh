@@ -41,10 +41,10 @@ step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=
 # The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
 # with a streaming standby for the snapshot reads, a three-node NATS JetStream cluster, all started for this
 # step on reserved ports): one stack, capabilities through REST and MCP, a watch alert emailed once, a key
-# revoked (test/multi-node; decision 2360). About a minute; `npm run test:multi-node` runs every end-to-end
-# test there.
+# revoked (test/multi-node/representative.multi-node.ts; decision 2360). About a minute; `npm run
+# test:multi-node` runs every end-to-end test there, and `npm run up -- --multi-node` itself.
 if [ $# -eq 0 ]; then
-  step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node \
+  step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node/representative.multi-node.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-multi-node.json
 fi
 # Faults (Redis, Postgres, NATS, SMTP, a backend or worker killed), concurrency, the OWASP API Top 10
