@@ -38,41 +38,6 @@ export const TEST_PATHS = ['(^|/)test/', '\\.test\\.ts$', '\\.check\\.ts$'];
  */
 export const temporaryExceptions = [
   {
-    name: 'curation-imports-record-for-normalizeName',
-    rule: 'imports-deployable',
-    from: '^services/curation/src/(catalogue|identity-rules|ingredient-identity)\\.ts$',
-    deployable: 'record',
-    why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'sources-imports-record-for-normalizeName',
-    rule: 'imports-deployable',
-    from: '^services/sources/src/label-versions\\.ts$',
-    deployable: 'record',
-    why: 'normalizeName moves to the record-store library (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'demo-record-imports-record',
-    rule: 'imports-deployable',
-    from: '^scripts/demo-record/build\\.ts$',
-    deployable: 'record',
-    why: "the demo Record's builder reads the record service's queries; they move to the record-store library (issue 27 item 1, h27a)",
-  },
-  {
-    name: 'console-imports-signals-for-publishNow',
-    rule: 'imports-deployable',
-    from: '^services/console/src/pages/(release|signals)\\.ts$',
-    deployable: 'signals',
-    why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
-  },
-  {
-    name: 'admin-imports-signals-for-publishNow',
-    rule: 'imports-deployable',
-    from: '^scripts/admin/nouns/(signal|outbox)\\.ts$',
-    deployable: 'signals',
-    why: 'publishNow and release-then-publish move to curation (issue 27 item 1, h27a)',
-  },
-  {
     name: 'admin-imports-gateway-for-keys-and-config',
     rule: 'imports-deployable',
     from: '^scripts/admin/(config|nouns/(account|key|org))\\.ts$',

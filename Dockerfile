@@ -29,6 +29,7 @@ COPY services/mcp/package.json services/mcp/
 COPY services/monitor/package.json services/monitor/
 COPY services/platform/package.json services/platform/
 COPY services/record/package.json services/record/
+COPY services/record-store/package.json services/record-store/
 COPY services/registry/package.json services/registry/
 COPY services/signals/package.json services/signals/
 COPY services/sources/package.json services/sources/
@@ -75,7 +76,7 @@ COPY --from=deps /app /app
 # dist/ holds the bundles (workspace code bundled in, third-party packages
 # external) and dist/migrations, which migrate.mjs reads.
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/services/platform/migrations ./services/platform/migrations
+COPY --from=build /app/services/record-store/migrations ./services/record-store/migrations
 # Nothing below /app is written at run time; the chart mounts an emptyDir at
 # /tmp and runs with readOnlyRootFilesystem.
 USER 10001:10001

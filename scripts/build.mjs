@@ -52,5 +52,5 @@ await build({
   banner: { js: "import { createRequire as __erCreateRequire } from 'node:module'; const require = __erCreateRequire(import.meta.url);" },
   plugins: [externalThirdParty],
 });
-cpSync('services/platform/migrations', 'dist/migrations', { recursive: true });
+cpSync('services/record-store/migrations', 'dist/migrations', { recursive: true });
 console.log(JSON.stringify({ built: Object.keys(entries), ms: Date.now() - started }));

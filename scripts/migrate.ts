@@ -1,5 +1,6 @@
 import { applyIngredientCatalogue } from '@evidence-record/curation';
-import { createPool, runMigrations } from '@evidence-record/platform';
+import { createPool } from '@evidence-record/platform';
+import { runMigrations } from '@evidence-record/record-store/migrations';
 
 // Applies pending migrations to DATABASE_URL, then the ingredient catalogue (decision 1500: reference data every
 // deployment needs; it only adds, and writes nothing when the Record already holds it all). Used by `npm run up`,

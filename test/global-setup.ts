@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { runMigrations } from '@evidence-record/platform';
+import { runMigrations } from '@evidence-record/record-store/migrations';
 import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from '@evidence-record/test-support/infra';
 import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 

@@ -507,7 +507,7 @@ interface Run {
 
 /** Databases: cached templates, fresh copies for this run (with --prepare-only, only the templates, then exit). */
 async function prepareRecords(): Promise<Records> {
-  const migrations = 'services/platform/migrations';
+  const migrations = 'services/record-store/migrations';
   const demoTpl = await cachedDatabase('er_bench_tpl_demo', await sourceFingerprint(['scripts/migrate.ts', 'scripts/seed-demo.ts'], [migrations]), buildDemoRecord, log);
   const largeName = `er_bench_${LARGE.products >= 1000 ? `${Math.round(LARGE.products / 1000)}k` : LARGE.products}`;
   const largeTpl = flags['skip-large'] || !section('record')

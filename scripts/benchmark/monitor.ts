@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { runMigrations } from '@evidence-record/platform';
+import { runMigrations } from '@evidence-record/record-store/migrations';
 import { freePort, launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { adminQuery, databaseUrl, dropDatabase } from './databases';
 

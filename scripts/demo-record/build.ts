@@ -5,7 +5,7 @@ import { productId, sha256Hex, signalId, stableId, stableInt, stateId } from './
 import { ingredientForDeclaredName } from './ingredients';
 import { isBlend, type LabelLine, type Serving, type StateSpec } from './label';
 import { checkTime, gapOutcome, retailerFirstRead, retailerReadIsEmpty, unreadableSince, weeklyFrom } from './monitoring';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { listings as explicitListings, promotions, SUBSCRIPTION_RETAILER, SUBSCRIPTION_SHARE, unspecifiedPrices, type ListingSpec } from './prices';
 import { products, type ProductSpec } from './products';
 import { regulatory } from './regulatory';

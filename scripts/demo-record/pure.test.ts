@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { canonicalJson, editionHash } from '@evidence-record/contract';
 import { buildDemoRecord, defaultReleaseDate, describeFormulaChange, describeServingChange } from './build';
 import { label, blend, serving } from './label';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { stableId } from './ids';
 
 describe('normalizeName', () => {

@@ -7,7 +7,6 @@ import {
   createPool,
   currentRecordVersion,
   databasePoolOptions,
-  runMigrations,
   startService,
   withRecordChange,
   withSnapshot,
@@ -15,6 +14,7 @@ import {
   type Pool,
   type RunningService,
 } from '@evidence-record/platform';
+import { runMigrations } from '@evidence-record/record-store/migrations';
 import { createRecordApp, loadRecordConfig } from '@evidence-record/record';
 import { configSchema as watchConfigSchema } from '@evidence-record/watch/config';
 import { configSchema as gatewayConfigSchema } from '@evidence-record/gateway/config';

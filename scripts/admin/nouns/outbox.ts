@@ -1,4 +1,4 @@
-import { publishNow } from '@evidence-record/signals';
+import { publishNow } from '@evidence-record/curation';
 import { Refused, type Noun } from '../cli';
 import { natsSettings } from './nats';
 

@@ -1,5 +1,4 @@
-import { correctSignal, listReleasedSignals, type CorrectionResult, listUnreleasedSignals, releaseSignals, withdrawSignal } from '@evidence-record/curation';
-import { publishNow } from '@evidence-record/signals';
+import { correctAndPublish, listReleasedSignals, listUnreleasedSignals, releaseAndPublish, withdrawAndPublish, type AmendedSignal, type NatsTarget } from '@evidence-record/curation';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { list, operatorName, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
 import { natsSettings, type NatsSettings } from './nats';
@@ -25,16 +24,19 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   const tracing = initTracing({ service: 'admin', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const span = startSpan('signal release', { kind: SpanKind.PRODUCER });
   try {
-    const released = await releaseSignals(pool, {
-      date: optional(flags, 'date'),
-      ...testClock(env),
-      ...(chosen.length ? { signalIds: chosen } : {}),
-      releasedBy: operatorName({ flags, env }),
-      publicBaseUrl: env.PUBLIC_BASE_URL!,
-      traceparent: span.traceparent,
-    });
     // The events are committed in the outbox with the release; publishing now is only a head start on the relay.
-    const outbox = await publishNow(pool, nats.url, nats.prefix, released.event_ids, { streamReplicas: nats.streamReplicas });
+    const { released, outbox } = await releaseAndPublish(
+      pool,
+      {
+        date: optional(flags, 'date'),
+        ...testClock(env),
+        ...(chosen.length ? { signalIds: chosen } : {}),
+        releasedBy: operatorName({ flags, env }),
+        publicBaseUrl: env.PUBLIC_BASE_URL!,
+        traceparent: span.traceparent,
+      },
+      natsTarget(nats),
+    );
     span.end({ attributes: { 'er.signals_released': released.signal_ids.length } });
     if (outbox.nats !== 'published') {
       throw new Refused(
@@ -52,13 +54,17 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   }
 }
 
+/** Where curation's flows publish: the CLI's checked NATS settings. */
+function natsTarget(nats: NatsSettings): NatsTarget {
+  return { natsUrl: nats.url, natsPrefix: nats.prefix, streamReplicas: nats.streamReplicas };
+}
+
 /**
- * Publishes a correction's notices now (the relay would within a second); an unreachable NATS is reported, not hidden.
- * `nats` is read before the correction commits (arguments are evaluated in order), so a bad NATS_URL stops it first.
+ * A correction's notices were published at once (the relay would within a second); an unreachable NATS is reported, not hidden.
+ * `nats` is read before the correction commits (each verb reads it first), so a bad NATS_URL stops it before anything is written.
  */
-async function withNotices(ctx: AdminContext, nats: NatsSettings, out: CorrectionResult): Promise<Record<string, unknown>> {
-  if (out.event_ids.length === 0) return { ...out };
-  const outbox = await publishNow(ctx.pool, nats.url, nats.prefix, out.event_ids, { streamReplicas: nats.streamReplicas });
+function withNotices(ctx: AdminContext, nats: NatsSettings, { amended: out, outbox }: AmendedSignal): Record<string, unknown> {
+  if (outbox === null) return { ...out };
   if (outbox.nats !== 'published') {
     throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${nats.display}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
       [out.kind]: { ...out },
@@ -91,32 +97,30 @@ export const signal: Noun = {
     },
     correct: {
       usage: '<signal_id> --note PUBLIC_NOTE [--summary CORRECTED_SUMMARY] [--operator-note TEXT]   (keeps id, address, release date and the released summary; emails every alerted account once)',
-      run: async (ctx) =>
-        withNotices(
-          ctx,
-          natsSettings(ctx.env),
-          await correctSignal(ctx.pool, {
-            signal_id: positional(ctx.flags, 0, 'signal_id'),
-            note: required(ctx.flags, 'note'),
-            summary: optional(ctx.flags, 'summary'),
-            operatorNote: optional(ctx.flags, 'operator-note'),
-            by: operatorName(ctx),
-          }),
-        ),
+      run: async (ctx) => {
+        const nats = natsSettings(ctx.env);
+        const input = {
+          signal_id: positional(ctx.flags, 0, 'signal_id'),
+          note: required(ctx.flags, 'note'),
+          summary: optional(ctx.flags, 'summary'),
+          operatorNote: optional(ctx.flags, 'operator-note'),
+          by: operatorName(ctx),
+        };
+        return withNotices(ctx, nats, await correctAndPublish(ctx.pool, input, natsTarget(nats)));
+      },
     },
     withdraw: {
       usage: '<signal_id> --note PUBLIC_NOTE [--operator-note TEXT]   (keeps id, address and release date; emails every alerted account once)',
-      run: async (ctx) =>
-        withNotices(
-          ctx,
-          natsSettings(ctx.env),
-          await withdrawSignal(ctx.pool, {
-            signal_id: positional(ctx.flags, 0, 'signal_id'),
-            note: required(ctx.flags, 'note'),
-            operatorNote: optional(ctx.flags, 'operator-note'),
-            by: operatorName(ctx),
-          }),
-        ),
+      run: async (ctx) => {
+        const nats = natsSettings(ctx.env);
+        const input = {
+          signal_id: positional(ctx.flags, 0, 'signal_id'),
+          note: required(ctx.flags, 'note'),
+          operatorNote: optional(ctx.flags, 'operator-note'),
+          by: operatorName(ctx),
+        };
+        return withNotices(ctx, nats, await withdrawAndPublish(ctx.pool, input, natsTarget(nats)));
+      },
     },
   },
 };

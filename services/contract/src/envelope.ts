@@ -196,12 +196,12 @@ export const SignalCorrection = z.strictObject({
   kind: z.enum(['correction', 'withdrawal']),
   recorded_on: date,
   note: z.string(),
+  // Every answer that carries a Signal gives both (get_ledger_edition since issue 27): one presenter, the Record store's.
   summary_before: z
     .string()
     .nullable()
-    .optional()
     .describe('the summary as it read before this correction (for the first correction: as released and emailed); null when the correction kept the summary'),
-  summary_after: z.string().nullable().optional().describe('the summary this correction put in place; null when the correction kept the summary'),
+  summary_after: z.string().nullable().describe('the summary this correction put in place; null when the correction kept the summary'),
 }).meta({ id: 'SignalCorrection' });
 
 /**

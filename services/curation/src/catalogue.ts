@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProductId, randomId } from '@evidence-record/contract';
 import { withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { CurationRefused } from './errors';
 
 /**

@@ -1,4 +1,4 @@
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import type { CatalogueEntry } from './ingredient-catalogue';
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Curation: how the Record changes. Readings become history states and price
  * observations, candidates are opened and reviewed, Signals are released,
- * corrected and withdrawn, ledger editions are opened and closed. One
- * implementation, used by the operator CLI, the demo seed and the tests.
+ * corrected and withdrawn (and their outbox events published), ledger
+ * editions are opened and closed. One implementation, used by the operator
+ * CLI, the console, the demo seed and the tests.
  */
 export { CaptureBundle, CaptureInput, LabelInput, SourceFacts } from './bundle';
 export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dateOf, newestStateReadFrom, insertState, insertCapture, type NewestState, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
@@ -12,8 +13,9 @@ export { refreshDepth } from './depth';
 export { labelOf, labelSide, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
 export { openLabelCandidates, listPriceBefore, listPriceMoves, openPriceCandidate, type ListPriceBefore, type SourceEvent } from './candidate-rules';
-export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
-export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
+export { releaseSignals, releaseEventId, type ReleaseInput, type ReleaseResult } from './release';
+export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionInput, type CorrectionResult } from './corrections';
+export { publishNow, releaseAndPublish, correctAndPublish, withdrawAndPublish, type AmendedSignal, type NatsTarget, type PublishNowResult } from './publish';
 export { CurationRefused, NotFound } from './errors';
 export { publicText, operatorText, MIN_PUBLIC_TEXT } from './text';
 export {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
 import { ingredientCatalogue, type CatalogueEntry } from './ingredient-catalogue';

@@ -1,4 +1,5 @@
-import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock, type ReleasedSignalColumns, type SignalProductNames } from '@evidence-record/contract';
+import { SIGNAL_RELEASED, SignalReleasedEvent, isCalendarDate, signalUrl, systemClock, utcDate, type Clock } from '@evidence-record/contract';
+import type { ReleasedSignalColumns, SignalProductNames } from '@evidence-record/record-store';
 import { takeRecordWriterLock, withRecordChange, type Pool } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
 import { operatorText } from './text';

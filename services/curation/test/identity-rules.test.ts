@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import { bareName, identify, indexOfCatalogue, ingredientCatalogue, normaliseUnii, suggestionsFor, type CatalogueEntry } from '@evidence-record/curation';
 
 /** The identity rules (decision 1500) on a small catalogue composed for the test, and on the catalogue the Record ships. */

@@ -5,7 +5,6 @@ export * from './lifecycle';
 export * from './internal-auth';
 export * from './logger';
 export * from './metrics';
-export * from './migrate';
 export * from './nats';
 export * from './redis';
 export * from './durable-consumer';

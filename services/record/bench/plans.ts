@@ -1,9 +1,10 @@
 import pg from 'pg';
-import { normalizeName } from '../src/domain/normalize';
+import { normalizeName } from '@evidence-record/record-store';
 import { brandSplits } from '../src/capabilities/resolve-product';
 import { declaredLines, latestState } from '../src/queries/label';
 import { newestPricePerRetailerAndBasis } from '../src/queries/prices';
-import { productById, productsNamedExactly } from '../src/queries/products';
+import { productById } from '@evidence-record/record-store';
+import { productsNamedExactly } from '../src/queries/products';
 import { sourcesOfProduct } from '../src/queries/sources';
 
 /**

@@ -2,8 +2,8 @@ import { Refusal } from '@evidence-record/contract';
 import { withSnapshot, type Pool, type PoolClient } from '@evidence-record/platform';
 import type { RecordState } from '@evidence-record/contract';
 import type { ProductRow } from './domain/identity';
-import { normalizeName } from './domain/normalize';
-import { productById } from './queries/products';
+import { normalizeName } from '@evidence-record/record-store';
+import { productById } from '@evidence-record/record-store';
 
 /**
  * Runs `fn` in one snapshot of the Record with the product the path names;

@@ -1,3 +1,2 @@
 export { createRecordApp, type RecordAppDeps } from './app';
 export { loadRecordConfig, type RecordConfig } from './config';
-export { normalizeName } from './domain/normalize';

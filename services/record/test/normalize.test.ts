@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import pg from 'pg';
 import { demoDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { normalizeName } from '../src/domain/normalize';
+import { normalizeName } from '@evidence-record/record-store';
 import { brandSplits } from '../src/capabilities/resolve-product';
 
 describe('normalizeName', () => {

@@ -5,7 +5,7 @@ import { listSignalChanges } from './capabilities/list-signal-changes';
 import { getCategorySnapshot } from './capabilities/get-category-snapshot';
 import { systemClock, type Clock } from '@evidence-record/contract';
 import type { SignalsDeps } from './deps';
-import { pendingCount } from './queries/outbox';
+import { pendingCount } from '@evidence-record/record-store';
 import type { RelayStatus } from './outbox/relay';
 
 export interface SignalsAppOptions {

@@ -2,6 +2,4 @@
 export { createSignalsApp, type SignalsAppOptions } from './app';
 export { loadSignalsConfig, type SignalsConfig } from './config';
 export { OutboxRelay, type RelayStatus } from './outbox/relay';
-export { publishPending } from './outbox/publisher';
-export { publishNow, type PublishNowResult } from './outbox/publish-now';
 export { issueCursor, readCursor, filterHash } from './cursor';

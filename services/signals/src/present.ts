@@ -1,47 +1,16 @@
 import type { z } from 'zod';
-import type {
-  Calculation,
-  CommercialFact,
-  HistoryState,
-  Signal,
-  SignalCorrection,
-  SourceReference,
-  VerifiedFact,
-} from '@evidence-record/contract';
-import { signalUrl } from '@evidence-record/contract';
-import type { CorrectionRow, SignalRow } from './queries/signals';
+import type { Calculation, CommercialFact, HistoryState, SourceReference, VerifiedFact } from '@evidence-record/contract';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
-/** Rows of the Record turned into the contract's sub-records. Nothing internal is copied across. */
-export type SignalOut = z.infer<typeof Signal>;
+/**
+ * Rows of the Record turned into the contract's sub-records. Nothing internal is copied across.
+ * The Signal itself is presented by the Record store (presentSignal), the same for every answer that carries one.
+ */
 export type HistoryStateOut = z.infer<typeof HistoryState>;
 export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
 export type CommercialFactOut = z.infer<typeof CommercialFact>;
 export type CalculationOut = z.infer<typeof Calculation>;
 export type SourceReferenceOut = z.infer<typeof SourceReference>;
-
-export function presentCorrection(c: CorrectionRow): z.infer<typeof SignalCorrection> {
-  // Both texts are public: what was released (and emailed) stays readable beside what replaced it.
-  return { kind: c.kind, recorded_on: c.recorded_on, note: c.public_note, summary_before: c.summary_before, summary_after: c.summary_after };
-}
-
-/** The feed form of a Signal: the two sides name their states; explain_signal adds the detail and the evidence. */
-export function presentSignal(row: SignalRow, corrections: CorrectionRow[], publicBaseUrl: string): SignalOut {
-  return {
-    signal_id: row.signal_id,
-    product: { product_id: row.product_id, name: row.product_name, brand_id: row.brand_id, brand_name: row.brand_name },
-    dimension: row.dimension,
-    category: row.category,
-    summary: row.summary,
-    status: row.status,
-    observation_window: { start: row.window_start, end: row.window_end, exact_change_date: row.exact_change_date },
-    review: { released_at: row.released_on, reviewed: true },
-    signal_url: signalUrl(publicBaseUrl, row.signal_id),
-    before: row.before_state_id ? { state_id: row.before_state_id } : null,
-    after: row.after_state_id ? { state_id: row.after_state_id } : null,
-    corrections: corrections.map(presentCorrection),
-  };
-}
 
 export function presentState(s: StateRow): HistoryStateOut {
   const hasServing = s.serving_size !== null || s.servings_per_container !== null || s.serving_description !== null;

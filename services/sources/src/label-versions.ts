@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddProductInput, CurationRefused, NotFound, addProductIn, openLabelCandidates, placeLabelVersion, refreshDepth, type CaptureInput } from '@evidence-record/curation';
 import { ProductId } from '@evidence-record/contract';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
-import { normalizeName } from '@evidence-record/record';
+import { normalizeName } from '@evidence-record/record-store';
 import type { DsldReading } from './dsld';
 import { evidenceOf, keepEvidence } from './evidence';
 import type { Fetcher } from './fetcher';

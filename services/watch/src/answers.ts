@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ContractViolation, WatchItem as ContractWatchItem, productIdentity } from '@evidence-record/contract';
+import { ContractViolation, WatchItem as ContractWatchItem } from '@evidence-record/contract';
+import { productIdentity } from '@evidence-record/record-store';
 import { CHECK_INTERVAL_HOURS, monitoringView, type Coverage } from './monitoring';
 import type { CheckCounts } from './queries/receipts';
 import type { ProductRow, WatchItemRow } from './queries/watches';

@@ -4,7 +4,8 @@ import { headers as h, productIdPattern, unsubscribeCoversWatch } from '@evidenc
 import { callerContext, logRequest, withTransaction, type ServiceAppOptions } from '@evidence-record/platform';
 import type { WatchDeps } from './deps';
 import { lockAccount } from './queries/accounts';
-import { findProduct, watchAgainstLink } from './queries/watches';
+import { productById } from '@evidence-record/record-store';
+import { watchAgainstLink } from './queries/watches';
 import { removeFromWatchlist } from './watchlist';
 
 /**
@@ -44,7 +45,7 @@ export function mountUnsubscribe(app: express.Express, opts: ServiceAppOptions, 
         const { watchedSince, issueTimesSince } = await watchAgainstLink(client, accountId, productId);
         if (watchedSince && !unsubscribeCoversWatch(link, watchedSince, issueTimesSince)) return { kind: 'older_than_watch' as const, watchedSince };
         const removal = await removeFromWatchlist(client, accountId, productId, { via: 'email_unsubscribe', keyId: null, requestId: ctx.requestId });
-        const product = await findProduct(client, productId);
+        const product = await productById(client, productId);
         return { kind: 'removed' as const, ...removal, product };
       });
       if (outcome.kind === 'older_than_watch') {

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { CurationRefused, listUnreleasedSignals, releaseSignals } from '@evidence-record/curation';
-import { publishNow } from '@evidence-record/signals';
+import { CurationRefused, listUnreleasedSignals, releaseAndPublish, type NatsTarget } from '@evidence-record/curation';
 import { html } from '../html';
 import type { PageKit } from '../kit';
 
@@ -11,6 +10,11 @@ export interface PublishTo {
   natsPrefix: string;
   /** Replicas of the streams if a release creates them (existing ones keep theirs). */
   natsStreamReplicas?: number;
+}
+
+/** Where curation's release and correction flows publish. */
+export function natsTarget(to: PublishTo): NatsTarget {
+  return { natsUrl: to.natsUrl, natsPrefix: to.natsPrefix, streamReplicas: to.natsStreamReplicas ?? 1 };
 }
 
 /** Approved Signals waiting for release, each with who it would email; the ticked ones are released as today's batch. */
@@ -30,8 +34,7 @@ ${waiting.map((s) => html`<tr><td><input type="checkbox" name="signal" value="${
       const raw = (req.body as Record<string, unknown>).signal;
       const ids = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
       if (ids.length === 0) throw new CurationRefused('tick at least one Signal to release', 'invalid_input');
-      const released = await releaseSignals(kit.pool, { signalIds: ids, releasedBy: op.name, publicBaseUrl: to.publicBaseUrl });
-      const outbox = await publishNow(kit.pool, to.natsUrl, to.natsPrefix, released.event_ids, { streamReplicas: to.natsStreamReplicas ?? 1 });
+      const { released, outbox } = await releaseAndPublish(kit.pool, { signalIds: ids, releasedBy: op.name, publicBaseUrl: to.publicBaseUrl }, natsTarget(to));
       const nats = outbox.nats === 'published' ? 'published to NATS' : `NATS ${outbox.nats}: the signals service relay publishes them when it can`;
       return { text: `Released ${released.signal_ids.join(', ')} as the batch of ${released.release_date} (${nats}).`, detail: { ...released, outbox: outbox.nats }, to: '/signals' };
     }, () => '/release'),

@@ -1,10 +1,9 @@
 import { Router, type Request } from 'express';
-import { correctSignal, listReleasedSignals, withdrawSignal } from '@evidence-record/curation';
-import { publishNow } from '@evidence-record/signals';
+import { correctAndPublish, listReleasedSignals, withdrawAndPublish } from '@evidence-record/curation';
 import { html } from '../html';
 import type { PageKit } from '../kit';
 import { releasedSignal } from '../queries/signals';
-import type { PublishTo } from './release';
+import { natsTarget, type PublishTo } from './release';
 
 /** Released Signals, newest first; one Signal with its corrections and the forms to correct or withdraw it. */
 export function signalsPage(kit: PageKit, to: PublishTo): Router {
@@ -35,8 +34,7 @@ ${forms}`);
     kit.act(`signal ${kind}`, (req: Request) => String(req.params.id), async (req, op) => {
       const summary = kit.field(req, 'summary').trim();
       const input = { signal_id: String(req.params.id), note: kit.field(req, 'note'), by: op.name, ...(kind === 'correct' && summary ? { summary } : {}) };
-      const out = kind === 'correct' ? await correctSignal(kit.pool, input) : await withdrawSignal(kit.pool, input);
-      const outbox = out.event_ids.length ? await publishNow(kit.pool, to.natsUrl, to.natsPrefix, out.event_ids, { streamReplicas: to.natsStreamReplicas ?? 1 }) : null;
+      const { amended: out, outbox } = kind === 'correct' ? await correctAndPublish(kit.pool, input, natsTarget(to)) : await withdrawAndPublish(kit.pool, input, natsTarget(to));
       return { text: `${kind === 'correct' ? 'Corrected' : 'Withdrew'} ${out.signal_id}; ${out.notices} correction email(s) queued${outbox && outbox.nats !== 'published' ? ` (NATS ${outbox.nats}; the relay sends them when it can)` : ''}.`, detail: { correction_id: out.correction_id, notices: out.notices } };
     }, (req) => `/signals/${String(req.params.id)}`);
   router.post('/signals/:id/correct', amend('correct'));

@@ -2,7 +2,7 @@ import { Refusal, buildAnswer, editionHash } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
 import { computeEditionDocument, dataAsOf, editionRow, type EditionDocument, type EditionRow } from '@evidence-record/curation';
-import { currentSignals } from '../queries/signals';
+import { presentedSignals } from '@evidence-record/record-store';
 
 /** How a client recomputes `edition_hash` from the answer; also in docs/signals-and-ledger.md. */
 export const HASH_METHOD = {
@@ -53,20 +53,8 @@ export function getLedgerEdition(deps: LedgerDeps): HandlerOf<'get_ledger_editio
         ? { document: edition.document as unknown as EditionDocument, hash: edition.edition_hash! }
         : await liveDocument(client, edition, record.record_version, today);
       const signalIds = document.confirmed_changes.map((c) => c.signal_id);
-      const signals = (await currentSignals(client, signalIds)).map((s) => ({
-        signal_id: s.signal_id,
-        product: { product_id: s.product_id, name: s.product_name, brand_id: s.brand_id, brand_name: s.brand_name },
-        dimension: s.dimension,
-        category: s.category,
-        summary: s.summary,
-        status: s.status,
-        observation_window: { start: s.window_start, end: s.window_end, exact_change_date: s.exact_change_date },
-        review: { released_at: s.released_on, reviewed: true as const },
-        signal_url: `${deps.publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${s.signal_id}`,
-        before: s.before_state_id ? { state_id: s.before_state_id } : null,
-        after: s.after_state_id ? { state_id: s.after_state_id } : null,
-        corrections: s.corrections,
-      }));
+      // The same Signal the signal feed, explain_signal and get_formula_history give: one query and one presenter (the Record store's).
+      const signals = await presentedSignals(client, { signalIds }, deps.publicBaseUrl);
 
       const answer = buildAnswer({
         request_id: ctx.requestId,

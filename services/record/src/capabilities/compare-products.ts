@@ -4,10 +4,10 @@ import type { RecordDeps } from '../deps';
 import { commercialFact, pricePerServing, servingsFor } from '../domain/economics';
 import { productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { normalizeName } from '../domain/normalize';
+import { normalizeName } from '@evidence-record/record-store';
 import { declaredLines, latestStates, type DeclaredRow, type StateRow } from '../queries/label';
 import { newestPricePerBasis, type PriceRow } from '../queries/prices';
-import { productsById } from '../queries/products';
+import { productsById } from '@evidence-record/record-store';
 
 /**
  * Declared doses of two or three products side by side, in each label's own

@@ -1,12 +1,12 @@
 import type { AnswerStatus } from '@evidence-record/contract';
 import { answered, type HandlerOf } from '@evidence-record/platform';
+import { presentedSignals, type SignalOut } from '@evidence-record/record-store';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { historyState } from '../domain/facts';
-import { displayName, productIdentity, type ProductRow } from '../domain/identity';
+import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { statesOfProduct, type StateRow } from '../queries/label';
-import { releasedSignalsOfProduct, type SignalRow } from '../queries/signals';
 
 /**
  * The timeline of a product's label states, how deep the recoverable history
@@ -19,13 +19,14 @@ export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_hist
 
   return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const states = await statesOfProduct(db, productId);
-    const signals = await releasedSignalsOfProduct(db, productId);
+    // The same Signal the signal feed, explain_signal and get_ledger_edition give: one query and one presenter (the Record store's).
+    const signals = await presentedSignals(db, { productId }, deps.publicBaseUrl);
 
     const comparableCount = states.filter((s) => s.classification === 'comparable').length;
     const first = states[0];
     const last = states.at(-1);
     const withdrawn = signals.filter((s) => s.status === 'withdrawn');
-    const undated = signals.some((s) => s.exact_change_date === null);
+    const undated = signals.some((s) => s.observation_window.exact_change_date === null);
 
     const status: AnswerStatus = states.length === 0 || product.depth_class === 'REGISTERED' ? 'partial' : 'supported';
 
@@ -38,7 +39,7 @@ export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_hist
           : `The formula history of ${displayName(product)}: ${states.length} label state${states.length === 1 ? '' : 's'} and ${signals.length} released Signal${signals.length === 1 ? '' : 's'}${withdrawn.length > 0 ? ` (${withdrawn.length} since withdrawn)` : ''}.`,
       product: productIdentity(product),
       history: states.map((s) => historyState(s, comparableCount)),
-      signals: signals.map((s) => signal(s, product, deps.publicBaseUrl)),
+      signals,
       coverage: {
         depth_class: product.depth_class,
         depth_of_history: depthOfHistory(states),
@@ -70,25 +71,8 @@ export const getFormulaHistory = (deps: RecordDeps): HandlerOf<'get_formula_hist
   });
 };
 
-function signal(row: SignalRow, product: ProductRow, publicBaseUrl: string) {
-  return {
-    signal_id: row.signal_id,
-    product: { product_id: product.product_id, name: product.name, brand_id: product.brand_id, brand_name: product.brand_name },
-    dimension: row.dimension,
-    category: row.category,
-    summary: row.summary,
-    status: row.status,
-    observation_window: { start: row.window_start, end: row.window_end, exact_change_date: row.exact_change_date },
-    review: { released_at: row.released_on, reviewed: true as const },
-    signal_url: `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/signals/${row.signal_id}`,
-    before: { state_id: row.before_state_id },
-    after: { state_id: row.after_state_id },
-    corrections: row.corrections,
-  };
-}
-
-function withdrawalDate(row: SignalRow): string {
-  return row.corrections.filter((c) => c.kind === 'withdrawal').at(-1)?.recorded_on ?? row.released_on;
+function withdrawalDate(signal: SignalOut): string {
+  return signal.corrections.filter((c) => c.kind === 'withdrawal').at(-1)?.recorded_on ?? signal.review.released_at;
 }
 
 function maxObservedTo(states: StateRow[]): string {

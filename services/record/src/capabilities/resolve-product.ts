@@ -4,7 +4,7 @@ import type { RecordDeps } from '../deps';
 import { normalizedField } from '../capability-inputs';
 import { displayName, productIdentity, type ProductRow } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { words } from '../domain/normalize';
+import { words } from '@evidence-record/record-store';
 import { productsNamedExactly, productsOfBrandNamed, type NameMatch } from '../queries/products';
 
 /** An ambiguous answer names at most this many candidates: it is a prompt to be precise, not a listing. */

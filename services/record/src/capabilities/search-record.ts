@@ -4,9 +4,9 @@ import type { RecordDeps } from '../deps';
 import { normalizedField } from '../capability-inputs';
 import { productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { words } from '../domain/normalize';
+import { words } from '@evidence-record/record-store';
 import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../domain/search-ranking';
-import { productsById } from '../queries/products';
+import { productsById } from '@evidence-record/record-store';
 import { declaredAmong, nameHits, productsDeclaring, synonymHits } from '../queries/search';
 
 /** How many of the best name matches are checked for the question's ingredients. */

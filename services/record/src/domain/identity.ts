@@ -1,14 +1,11 @@
 import type { z } from 'zod';
-import { productIdentity, type ProductIdentity as ProductIdentitySchema, type ProductIdentityRow } from '@evidence-record/contract';
+import type { ProductIdentity as ProductIdentitySchema } from '@evidence-record/contract';
+import type { ProductRow } from '@evidence-record/record-store';
 
 export type ProductIdentity = z.infer<typeof ProductIdentitySchema>;
 
-/** A product row as the queries return it. `is_demo` stays internal: it only adds a limitation. */
-export interface ProductRow extends ProductIdentityRow {
-  is_demo: boolean;
-}
-
-export { productIdentity };
+/** The product row and its presenter are the Record store's (one query and one presenter for every service). */
+export { productIdentity, type ProductRow } from '@evidence-record/record-store';
 
 /** "Brand Product", the way a person names a product. */
 export function displayName(row: Pick<ProductRow, 'brand_name' | 'name'>): string {

@@ -3,7 +3,7 @@ import { Refusal, type IngredientContextBody } from '@evidence-record/contract';
 import type { ProductRow } from './identity';
 import { ingredientsById, type IngredientRow } from '../queries/ingredients';
 import { declaredLines, latestState, type StateRow } from '../queries/label';
-import { productById } from '../queries/products';
+import { productById } from '@evidence-record/record-store';
 
 /**
  * The ingredients a research or regulatory question is about: the ids named,

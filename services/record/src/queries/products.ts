@@ -1,26 +1,8 @@
 import type { ClientBase } from 'pg';
-import type { ProductRow } from '../domain/identity';
+import { PRODUCT_IDENTITY_COLUMNS, type ProductRow } from '@evidence-record/record-store';
 
-const identityColumns = `p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on, p.is_demo`;
-
-/** Products by canonical id, in no particular order; ids not in the Record are simply missing. */
-export async function productsById(db: ClientBase, productIds: string[]): Promise<ProductRow[]> {
-  const { rows } = await db.query<ProductRow>({
-    name: 'record-products-by-id',
-    text: `SELECT ${identityColumns} FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = ANY($1::text[])`,
-    values: [productIds],
-  });
-  return rows;
-}
-
-export async function productById(db: ClientBase, productId: string): Promise<ProductRow | null> {
-  const { rows } = await db.query<ProductRow>({
-    name: 'record-product-by-id',
-    text: `SELECT ${identityColumns} FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
-    values: [productId],
-  });
-  return rows[0] ?? null;
-}
+/** The identity columns and `is_demo`, which stays internal (it only adds a limitation). */
+const identityColumns = `${PRODUCT_IDENTITY_COLUMNS}, p.is_demo`;
 
 export type MatchedOn = 'name' | 'alias' | 'brand_and_name' | 'brand_and_alias';
 

@@ -1,5 +1,5 @@
 import { withRecordChange, type Pool } from '@evidence-record/platform';
-import { normalizeName } from '../../src/domain/normalize';
+import { normalizeName } from '@evidence-record/record-store';
 
 /**
  * A small fictional Record for edge cases the tests need to control exactly:

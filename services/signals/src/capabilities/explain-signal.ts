@@ -1,7 +1,7 @@
-import { Refusal, answerSourceKind, buildAnswer, productIdentity } from '@evidence-record/contract';
+import { Refusal, answerSourceKind, buildAnswer } from '@evidence-record/contract';
+import { correctionsOf, findReleasedSignal, presentSignal, productById, productIdentity, type SignalRow } from '@evidence-record/record-store';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { SignalsDeps } from '../deps';
-import { correctionsOf, findProduct, findReleasedSignal, type SignalRow } from '../queries/signals';
 import {
   declaredIngredients,
   historyStates,
@@ -15,7 +15,6 @@ import {
   differingIngredients,
   presentDeclaredIngredient,
   presentPrice,
-  presentSignal,
   presentState,
   pricePerServing,
   type SourceReferenceOut,
@@ -33,7 +32,7 @@ export function explainSignal(deps: SignalsDeps): HandlerOf<'explain_signal'> {
       const row = await findReleasedSignal(client, params.signal_id);
       if (!row) throw new Refusal('not_found');
 
-      const product = await findProduct(client, row.product_id);
+      const product = await productById(client, row.product_id);
       const corrections = (await correctionsOf(client, [row.signal_id])).get(row.signal_id) ?? [];
       const sides = await readSides(client, row);
       const signal = { ...presentSignal(row, corrections, deps.publicBaseUrl), before: sides.before, after: sides.after, evidence: sides.evidence };

@@ -12,9 +12,9 @@ import type { SignalsDeps } from '../deps';
 import { addDays, daysInclusive, utcDate } from '@evidence-record/contract';
 import { issueCursor, readCursor } from '../cursor';
 import { budgetCutLimitation, pageSize } from '../budget-cut';
-import { correctionsOf, releasedSignalsPage } from '../queries/signals';
+import { correctionsOf, presentSignal } from '@evidence-record/record-store';
+import { releasedSignalsPage } from '../queries/signals';
 import { coverageCounts, windowCounts } from '../queries/snapshot';
-import { presentSignal } from '../present';
 import { proportion } from '../proportion';
 
 /** Year 0001: Postgres has no year 0000, and the request schemas refuse it. */

@@ -3,8 +3,8 @@ import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import { budgetCutLimitation, pageSize } from '../budget-cut';
 import type { SignalsDeps } from '../deps';
 import { issueCursor, readCursor } from '../cursor';
-import { correctionsOf, releasedSignalsPage, type FeedFilters } from '../queries/signals';
-import { presentSignal } from '../present';
+import { correctionsOf, presentSignal } from '@evidence-record/record-store';
+import { releasedSignalsPage, type FeedFilters } from '../queries/signals';
 
 /**
  * list_signal_changes: released Signals, newest release first (ties by

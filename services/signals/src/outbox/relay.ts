@@ -1,8 +1,7 @@
 import { Events, NatsError, connect, type NatsConnection } from 'nats';
 import { ensureStreams, natsConnectOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
-import { pendingCount } from '../queries/outbox';
-import { publishPending } from './publisher';
+import { pendingCount, publishPending } from '@evidence-record/record-store';
 
 export type NatsState = 'connecting' | 'connected' | 'disconnected' | 'stopped';
 

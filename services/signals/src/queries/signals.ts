@@ -1,31 +1,9 @@
-import type { ProductIdentityRow, ReleasedSignalColumns, SignalFeedQuery, SignalProductNames } from '@evidence-record/contract';
+import type { SignalFeedQuery } from '@evidence-record/contract';
+import { RELEASED_SIGNAL_COLUMNS, RELEASED_SIGNALS, type SignalRow } from '@evidence-record/record-store';
 import type { PoolClient } from '@evidence-record/platform';
 
-/**
- * Reads of released Signals. Every query here requires `released_on IS NOT
- * NULL`: a Signal row exists only for an approved candidate (schema trigger),
- * and it surfaces only once it has been released in a dated batch.
- */
-export interface SignalRow extends ReleasedSignalColumns, SignalProductNames {
-  before_price_id: number | null;
-  after_price_id: number | null;
-}
-
-const signalColumns = `
-  s.signal_id, s.product_id, p.name AS product_name, p.brand_id, b.name AS brand_name, p.category,
-  s.dimension, s.summary, s.status, s.window_start, s.window_end, s.exact_change_date, s.released_on,
-  s.before_state_id, s.after_state_id, s.before_price_id, s.after_price_id`;
-
-export async function findReleasedSignal(client: PoolClient, signalId: string): Promise<SignalRow | null> {
-  const { rows } = await client.query<SignalRow>({
-    name: 'signals-find-released',
-    text: `SELECT ${signalColumns}
-             FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
-            WHERE s.signal_id = $1 AND s.released_on IS NOT NULL`,
-    values: [signalId],
-  });
-  return rows[0] ?? null;
-}
+// The feed's page of released Signals. The columns, the join and the presenter are the Record store's
+// (one Signal for every answer); what is the feed's own is the filtering and the keyset paging.
 
 /**
  * The feed's filters, as the contract's query names them: `since` is exclusive (released_on > since),
@@ -70,48 +48,12 @@ export async function releasedSignalsPage(
   if (below) conditions.push(`(s.released_on, s.signal_id) < (${add(below.released_on)}::date, ${add(below.signal_id)}::text)`);
   const { rows } = await client.query<SignalRow>({
     name: `signals-feed-page-${shape}`,
-    text: `SELECT ${signalColumns}
-             FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
+    text: `SELECT ${RELEASED_SIGNAL_COLUMNS}
+             FROM ${RELEASED_SIGNALS}
             WHERE ${conditions.join('\n              AND ')}
             ORDER BY s.released_on DESC, s.signal_id DESC
             LIMIT ${add(limit + 1)}`,
     values,
   });
   return rows;
-}
-
-export interface CorrectionRow {
-  signal_id: string;
-  kind: 'correction' | 'withdrawal';
-  recorded_on: string;
-  public_note: string;
-  summary_before: string | null;
-  summary_after: string | null;
-}
-
-/** Public corrections only: the operator note never leaves the operator side. */
-export async function correctionsOf(client: PoolClient, signalIds: string[]): Promise<Map<string, CorrectionRow[]>> {
-  const out = new Map<string, CorrectionRow[]>();
-  if (signalIds.length === 0) return out;
-  const { rows } = await client.query<CorrectionRow>({
-    name: 'signals-corrections',
-    text: `SELECT signal_id, kind, recorded_on, public_note, summary_before, summary_after
-             FROM signal_corrections WHERE signal_id = ANY($1::text[])
-            ORDER BY recorded_on, correction_id`,
-    values: [signalIds],
-  });
-  for (const r of rows) out.set(r.signal_id, [...(out.get(r.signal_id) ?? []), r]);
-  return out;
-}
-
-export type ProductRow = ProductIdentityRow;
-
-export async function findProduct(client: PoolClient, productId: string): Promise<ProductRow | null> {
-  const { rows } = await client.query<ProductRow>({
-    name: 'signals-product-identity',
-    text: `SELECT p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on
-             FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
-    values: [productId],
-  });
-  return rows[0] ?? null;
 }

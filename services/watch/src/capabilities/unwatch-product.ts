@@ -4,7 +4,8 @@ import { boundAccount } from '../account';
 import { productIdentity, watchConfidence } from '../answers';
 import type { WatchDeps } from '../deps';
 import { lockAccount } from '../queries/accounts';
-import { countWatches, findProduct } from '../queries/watches';
+import { productById } from '@evidence-record/record-store';
+import { countWatches } from '../queries/watches';
 import { callerAuthor, removeFromWatchlist } from '../watchlist';
 
 /**
@@ -24,13 +25,13 @@ export function unwatchProduct(deps: WatchDeps): HandlerOf<'unwatch_product'> {
     const outcome = await withTransaction(deps.pool, async (client) => {
       const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
-      if (!(await findProduct(client, productId))) return { changed: false, alertsCancelled: 0 };
+      if (!(await productById(client, productId))) return { changed: false, alertsCancelled: 0 };
       return removeFromWatchlist(client, account.accountId, productId, callerAuthor(ctx));
     });
 
     return withSnapshot(deps.pool, async (client, record) => {
       const account = await boundAccount(client, ctx, capability);
-      const product = await findProduct(client, productId);
+      const product = await productById(client, productId);
       const count = await countWatches(client, account.accountId);
       if (!product) {
         const answer = buildAnswer({

@@ -5,7 +5,8 @@ import { NO_SUBSCRIPTION, productIdentity, watchConfidence, watchItem } from '..
 import type { WatchDeps } from '../deps';
 import { utcDate } from '../monitoring';
 import { lockAccount } from '../queries/accounts';
-import { countWatches, findProduct, isWatched, listWatchItems } from '../queries/watches';
+import { productById } from '@evidence-record/record-store';
+import { countWatches, isWatched, listWatchItems } from '../queries/watches';
 import { addToWatchlist, callerAuthor } from '../watchlist';
 
 /**
@@ -21,7 +22,7 @@ export function watchProduct(deps: WatchDeps): HandlerOf<'watch_product'> {
     const changed = await withTransaction(deps.pool, async (client) => {
       const account = await boundAccount(client, ctx, capability);
       await lockAccount(client, account.accountId);
-      const product = await findProduct(client, productId);
+      const product = await productById(client, productId);
       if (!product) throw new Refusal('not_found', { details: { product_id: productId } });
       if (await isWatched(client, account.accountId, productId)) return false;
       if (product.retired_on !== null) {

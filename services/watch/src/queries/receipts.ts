@@ -1,11 +1,12 @@
 import type { PoolClient } from '@evidence-record/platform';
+import { PRODUCT_IDENTITY_COLUMNS } from '@evidence-record/record-store';
 import type { Span } from '../monitoring';
 import type { ProductRow } from './watches';
 
 export async function watchedProducts(client: PoolClient, accountId: string): Promise<ProductRow[]> {
   const { rows } = await client.query<ProductRow>({
     name: 'receipt-watched-products',
-    text: `SELECT p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on
+    text: `SELECT ${PRODUCT_IDENTITY_COLUMNS}
              FROM watches w
              JOIN products p ON p.product_id = w.product_id
              JOIN brands b ON b.brand_id = p.brand_id

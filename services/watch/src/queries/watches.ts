@@ -1,18 +1,11 @@
-import { UNSUBSCRIBE_ISSUE_TIME_MILESTONE, type ProductIdentityRow } from '@evidence-record/contract';
+import { UNSUBSCRIBE_ISSUE_TIME_MILESTONE } from '@evidence-record/contract';
+import { PRODUCT_IDENTITY_COLUMNS, type ProductIdentityRow } from '@evidence-record/record-store';
 import type { PoolClient } from '@evidence-record/platform';
 
+/** A watched product's identity: the store's product row without the internal `is_demo`. */
 export type ProductRow = ProductIdentityRow;
 
-const productColumns = `p.product_id, p.name, p.brand_id, b.name AS brand_name, p.category, p.form, p.depth_class, p.retired_on`;
-
-export async function findProduct(client: PoolClient, productId: string): Promise<ProductRow | null> {
-  const { rows } = await client.query<ProductRow>({
-    name: 'watch-find-product',
-    text: `SELECT ${productColumns} FROM products p JOIN brands b ON b.brand_id = p.brand_id WHERE p.product_id = $1`,
-    values: [productId],
-  });
-  return rows[0] ?? null;
-}
+const productColumns = PRODUCT_IDENTITY_COLUMNS;
 
 export interface WatchItemRow extends ProductRow {
   watched_since: Date;

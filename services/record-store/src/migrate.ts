@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 
-/** Where the SQL migrations are: beside the sources in the repo, beside the bundle in an image. */
+/**
+ * Where the SQL migrations are: services/record-store/migrations beside these sources in the repo,
+ * dist/migrations beside the bundle in an image (scripts/build.mjs copies them there).
+ */
 export function migrationsDir(): string {
   if (process.env.MIGRATIONS_DIR) return process.env.MIGRATIONS_DIR;
   const candidates = [new URL('../migrations', import.meta.url), new URL('./migrations', import.meta.url)];

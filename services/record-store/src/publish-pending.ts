@@ -2,7 +2,7 @@ import type { JetStreamClient } from 'nats';
 import { withTransaction, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
 import { ALERT_REQUESTED, SIGNAL_RELEASED } from '@evidence-record/contract';
-import { claimUnpublished, markFailed, markPublished } from '../queries/outbox';
+import { claimUnpublished, markFailed, markPublished } from './outbox';
 
 export interface PublishResult {
   published: number;

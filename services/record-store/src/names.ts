@@ -1,8 +1,9 @@
 /**
  * The one normalisation rule for names, aliases and queries. The Record
  * stores `name_norm`/`alias_norm`/`synonym_norm` made with this function
- * (the demo seed imports it; its test checks every stored column), so
- * a lookup is an equality on an indexed column, never a guess.
+ * (the demo seed, curation and the monitor write them; the seed test checks
+ * every stored column), so a lookup is an equality on an indexed column,
+ * never a guess.
  *
  * NFKD with combining marks removed (accents), lowercase, "&" as " and ",
  * every run of characters that are not letters or digits as one space,

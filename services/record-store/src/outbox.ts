@@ -1,10 +1,11 @@
 import { ALERT_REQUESTED, SIGNAL_RELEASED } from '@evidence-record/contract';
-import type { PoolClient, Pool } from '@evidence-record/platform';
+import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /**
  * The transactional outbox (event_outbox): Signal release events
  * (SIGNAL_RELEASED) and the correction notices curation writes
- * (ALERT_REQUESTED), both published by the relay.
+ * (ALERT_REQUESTED), both published by the signals service's relay and by
+ * curation's publishNow after a release or a correction.
  */
 const relayedKinds = [SIGNAL_RELEASED, ALERT_REQUESTED];
 
