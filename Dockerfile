@@ -31,6 +31,7 @@ COPY services/platform/package.json services/platform/
 COPY services/record/package.json services/record/
 COPY services/registry/package.json services/registry/
 COPY services/signals/package.json services/signals/
+COPY services/sources/package.json services/sources/
 COPY services/watch/package.json services/watch/
 COPY gateway/package.json gateway/
 COPY scripts/admin/package.json scripts/admin/

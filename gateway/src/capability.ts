@@ -15,8 +15,6 @@ import { SIGNAL_PAGE_CSP, prefersHtml, signalAddressPage } from './signal-addres
 
 type Checked = NonNullable<GatewayContext['checked']>;
 
-/** Capabilities answering a page of Signals that may stop short within the budget, with a cursor to the rest. */
-const PAGED_CAPABILITIES: ReadonlySet<string> = new Set(['list_signal_changes', 'get_category_snapshot']);
 /** The full page, then at most two shorter ones (another request of the organisation may spend in between). */
 const MAX_PAGE_ATTEMPTS = 3;
 
@@ -95,7 +93,8 @@ export async function serveCapability(gw: GatewayContext, ex: Exchange, capabili
     ex.origin = valid.origin;
 
     const target = gw.config.upstreams[capability.service];
-    const pageable = PAGED_CAPABILITIES.has(capability.name);
+    // A page of Signals that may stop short within the budget, with a cursor to the rest (the capability's `paged`).
+    const pageable = capability.paged;
     // A page that would cross the budget is asked again, shorter (decision 0312); a few tries at most,
     // in case other requests of the organisation spend what was left in between.
     let pageCap: number | null = null;

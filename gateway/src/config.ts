@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, mcpSiteSettings, type McpSitePolicy } from '@evidence-record/contract';
-import { baseEnv, checkRedisSettings, env, loadConfig, redisEnv, signingKeysEnv, type RedisMode, type RedisSettings } from '@evidence-record/platform';
+import { baseEnv, checkRedisSettings, databaseEnv, env, loadConfig, redisEnv, signingKeysEnv, type RedisMode, type RedisSettings } from '@evidence-record/platform';
 
 /**
  * The gateway's environment. Upstreams default to the fixed local ports of
@@ -14,6 +14,7 @@ export const GatewayConfigSchema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PORT: env.port(8080),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
   /** REDIS_URL, REDIS_MODE (standalone, cluster, sentinel), REDIS_SENTINEL_NAME, REDIS_SENTINEL_PASSWORD (decision 2300). */
   ...redisEnv,
   REDIS_PREFIX: env.prefix,
@@ -70,6 +71,8 @@ export interface GatewayConfig {
   /** The key each service's requests are signed with (internal-auth in @evidence-record/platform): the first of its keys. */
   signingKeys: Record<UpstreamName, string>;
   databaseUrl: string;
+  /** Off behind a pooler that does not track prepared statements (decision 2320). */
+  databaseNamedStatements?: boolean;
   redisUrl: string;
   /** REDIS_MODE: absent means standalone (one server at redisUrl). */
   redisMode?: RedisMode;
@@ -101,6 +104,7 @@ export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env): Gate
     listenHost: e.LISTEN_HOST,
     signingKeys: { record: e.RECORD_SIGNING_KEYS[0]!, signals: e.SIGNALS_SIGNING_KEYS[0]!, ledger: e.LEDGER_SIGNING_KEYS[0]!, watch: e.WATCH_SIGNING_KEYS[0]!, mcp: e.MCP_SIGNING_KEYS[0]! },
     databaseUrl: e.DATABASE_URL,
+    databaseNamedStatements: e.DATABASE_NAMED_STATEMENTS === 'on',
     redisUrl: e.REDIS_URL,
     redisMode: e.REDIS_MODE,
     redisSentinelName: e.REDIS_SENTINEL_NAME,

@@ -1,5 +1,5 @@
 import { CurationRefused } from '@evidence-record/curation';
-import { AddressRefused, FetchFailure } from '@evidence-record/monitor';
+import { AddressRefused, FetchFailure } from '@evidence-record/sources';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { resolveConfig } from './config';
 
@@ -135,7 +135,7 @@ export async function runCli(nouns: Noun[], argv: string[], processEnv: NodeJS.P
   // a verb reads only the settings the CLI declares (scripts/admin/config.ts).
   const { env } = resolveConfig(processEnv);
   const closers: Array<() => Promise<void>> = [];
-  const pool = createPool(env.DATABASE_URL!, { max: 2, applicationName: 'admin-cli', statementTimeoutMs: 120_000 });
+  const pool = createPool(env.DATABASE_URL!, { max: 2, applicationName: 'admin-cli', statementTimeoutMs: 120_000, namedStatements: env.DATABASE_NAMED_STATEMENTS !== 'off' });
   closers.push(() => pool.end());
   try {
     const out = await verb.run({ pool, flags: parseFlags(rest), env, onClose: (fn) => closers.push(fn) });

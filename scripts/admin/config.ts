@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readStackConfig, type StackConfig } from '@evidence-record/platform';
 import { configSchema as consoleConfig } from '@evidence-record/console/config';
 import { configSchema as gatewayConfig } from '@evidence-record/gateway/config';
-import { MonitorSettingsSchema } from '@evidence-record/monitor';
+import { MonitorSettingsSchema } from '@evidence-record/sources';
 
 /**
  * One configuration for the CLI and the stack it drives. `npm run up` writes
@@ -24,6 +24,7 @@ import { MonitorSettingsSchema } from '@evidence-record/monitor';
  */
 export const configSchema = z.object({
   DATABASE_URL: consoleConfig.shape.DATABASE_URL.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  DATABASE_NAMED_STATEMENTS: consoleConfig.shape.DATABASE_NAMED_STATEMENTS,
   REDIS_URL: gatewayConfig.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
   REDIS_MODE: gatewayConfig.shape.REDIS_MODE,
   REDIS_SENTINEL_NAME: gatewayConfig.shape.REDIS_SENTINEL_NAME,
@@ -31,6 +32,7 @@ export const configSchema = z.object({
   REDIS_PREFIX: gatewayConfig.shape.REDIS_PREFIX.default('er:local:'),
   NATS_URL: consoleConfig.shape.NATS_URL,
   NATS_PREFIX: consoleConfig.shape.NATS_PREFIX.default('local'),
+  NATS_STREAM_REPLICAS: consoleConfig.shape.NATS_STREAM_REPLICAS,
   PUBLIC_BASE_URL: consoleConfig.shape.PUBLIC_BASE_URL,
   OTEL_EXPORTER_OTLP_ENDPOINT: consoleConfig.shape.OTEL_EXPORTER_OTLP_ENDPOINT,
   ...MonitorSettingsSchema.shape,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { streamNames } from '@evidence-record/contract';
-import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { Metrics, createLogger, createPool, natsConnectOptions, startService, type Pool, type RunningService } from '@evidence-record/platform';
 import { createRecordApp } from '@evidence-record/record';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
@@ -78,7 +78,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const nc = await connect({ servers: NATS_URL }).catch(() => null);
+  const nc = await connect(natsConnectOptions(NATS_URL)).catch(() => null);
   if (nc) {
     const jsm = await nc.jetstreamManager();
     const names = streamNames(natsPrefix);

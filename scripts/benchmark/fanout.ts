@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'nats';
 import pg from 'pg';
 import { streamNames } from '@evidence-record/contract';
+import { natsConnectOptions } from '@evidence-record/platform';
 import { SMTPServer } from 'smtp-server';
 import type { BenchStack } from './stack';
 
@@ -220,7 +221,7 @@ export async function measureFanout(opts: {
  */
 export async function drainAlerts(opts: { client: pg.Client; signalId: string; natsUrl: string; natsPrefix: string; durable?: string; timeoutMs: number }): Promise<boolean> {
   await opts.client.query(`UPDATE alerts SET status = 'cancelled', last_error = 'benchmark: run over its time limit' WHERE signal_id = $1 AND status = 'pending'`, [opts.signalId]);
-  const nc = await connect({ servers: opts.natsUrl, name: 'bench-drain' });
+  const nc = await connect({ ...natsConnectOptions(opts.natsUrl), name: 'bench-drain' });
   try {
     const jsm = await nc.jetstreamManager();
     const deadline = Date.now() + opts.timeoutMs;

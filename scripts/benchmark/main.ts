@@ -18,7 +18,7 @@ import { PrivateRedis, RedisCounter } from './redis-counter';
 import { diffCounts } from './tap';
 import { groupBy, hopCpuRatio, hopThroughputRatio, previousAnalysis, previousHistory, renderReport, spread, targets, type BenchResults, type CapabilityRow, type HotPathRow, type McpComparison, type OverheadRow, type RecordSize, type ServiceProfile } from './report';
 import { BenchStack, freePort, type Bundle } from './stack';
-import { signRequest } from '@evidence-record/platform';
+import { natsConnectOptions, signRequest } from '@evidence-record/platform';
 import { signingKeysEnvName } from '@evidence-record/registry';
 import { cpuSecondsOf } from '@evidence-record/test-support/launcher';
 
@@ -398,7 +398,7 @@ async function startBareHops(count: number, target: string, signingKey?: string)
 }
 
 async function deleteStreams(natsUrl: string, prefix: string): Promise<void> {
-  const nc = await connect({ servers: natsUrl, name: 'bench-cleanup' });
+  const nc = await connect({ ...natsConnectOptions(natsUrl), name: 'bench-cleanup' });
   try {
     const jsm = await nc.jetstreamManager();
     const names = streamNames(prefix);
@@ -485,8 +485,28 @@ const results: BenchResults = {
   totalSeconds: 0,
 };
 
-try {
-  // Databases: cached templates, fresh copies for this run.
+/** The Records under test: a fresh copy of each cached template, and what was sampled from it. */
+interface Records {
+  demoUrl: string;
+  demoSample: RecordSample;
+  large: { url: string; sample: RecordSample } | null;
+}
+
+/** The two stacks of the run, their keys, and the request shapes every section shares. */
+interface Run {
+  demo: BenchStack;
+  large: BenchStack | null;
+  records: Records;
+  demoKeys: Keys;
+  largeKeys: Keys | null;
+  /** A brand + product name the demo Record resolves: the one identifier of the hop and MCP sections. */
+  identifier: string;
+  fixedResolve: RequestTemplate[];
+  overheadCases: Array<[string, RequestTemplate[]]>;
+}
+
+/** Databases: cached templates, fresh copies for this run (with --prepare-only, only the templates, then exit). */
+async function prepareRecords(): Promise<Records> {
   const migrations = 'services/platform/migrations';
   const demoTpl = await cachedDatabase('er_bench_tpl_demo', await sourceFingerprint(['scripts/migrate.ts', 'scripts/seed-demo.ts'], [migrations]), buildDemoRecord, log);
   const largeName = `er_bench_${LARGE.products >= 1000 ? `${Math.round(LARGE.products / 1000)}k` : LARGE.products}`;
@@ -511,31 +531,41 @@ try {
   const demoUrl = await cloneDatabase(demoTpl.name, 'er_bench_demo');
   const demoSample = await sampleRecord('er_bench_demo');
   results.records.demo = demoSample.size;
-  let largeUrl: string | null = null;
-  let largeSample: RecordSample | null = null;
+  let large: Records['large'] = null;
   if (largeTpl) {
-    largeUrl = await cloneDatabase(largeName, `${largeName}_run`);
+    const url = await cloneDatabase(largeName, `${largeName}_run`);
     largeDatabases.push(`${largeName}_run`);
-    largeSample = await sampleRecord(`${largeName}_run`);
-    results.records.large = { ...largeSample.size, database: largeName, reused: largeTpl.reused, buildSeconds: largeTpl.seconds };
+    const sample = await sampleRecord(`${largeName}_run`);
+    results.records.large = { ...sample.size, database: largeName, reused: largeTpl.reused, buildSeconds: largeTpl.seconds };
+    large = { url, sample };
   }
+  return { demoUrl, demoSample, large };
+}
 
+/** The private Redis (and its wire counter), the Postgres statement counter and the SMTP sink. */
+async function startCounters(): Promise<RedisCounter> {
   await redis.start();
-  redisWire = new RedisCounter({ host: '127.0.0.1', port: redis.port });
-  await redisWire.start();
+  const wire = new RedisCounter({ host: '127.0.0.1', port: redis.port });
+  redisWire = wire;
+  await wire.start();
   await counter.start();
   await sink.start();
-  log(`private redis-server on :${redis.port} (counted through :${redisWire.port}), Postgres statement counter on :${counter.port}, SMTP sink on :${sink.port}`);
+  log(`private redis-server on :${redis.port} (counted through :${wire.port}), Postgres statement counter on :${counter.port}, SMTP sink on :${sink.port}`);
+  return wire;
+}
 
-  // Two stacks side by side: every service on the demo Record (plus a gateway with checks off),
-  // and record + signals + gateway on the generated Record, so the two Records are measured
-  // alternately under the same conditions.
+/**
+ * Two stacks side by side: every service on the demo Record (plus a gateway with checks off),
+ * and record + signals + gateway on the generated Record, so the two Records are measured
+ * alternately under the same conditions. Then the keys and the request shapes of the sections.
+ */
+async function startStacks(records: Records, wire: RedisCounter): Promise<Run> {
   const common = { redisUrl: redis.url, natsUrl, smtpUrl: sink.url, logDir };
   const demo = await BenchStack.create({
     ...common,
     label: 'demo',
-    databaseUrl: demoUrl,
-    counted: { databaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`, redisUrl: `redis://127.0.0.1:${redisWire.port}` },
+    databaseUrl: records.demoUrl,
+    counted: { databaseUrl: `postgres://postgres@127.0.0.1:${counter.port}/er_bench_demo`, redisUrl: `redis://127.0.0.1:${wire.port}` },
     redisPrefix: `erbench:${runId}:demo:`,
     natsPrefix: prefixes.demo,
     backends: ['record', 'signals', 'ledger', 'watch', 'email-worker', 'mcp'] satisfies Bundle[],
@@ -544,11 +574,11 @@ try {
   stacks.push(demo);
   await demo.start();
   let large: BenchStack | null = null;
-  if (largeUrl) {
+  if (records.large) {
     large = await BenchStack.create({
       ...common,
       label: 'large',
-      databaseUrl: largeUrl,
+      databaseUrl: records.large.url,
       redisPrefix: `erbench:${runId}:large:`,
       natsPrefix: prefixes.large,
       backends: ['record', 'signals'],
@@ -557,92 +587,99 @@ try {
     stacks.push(large);
     await large.start();
   }
-  log(`stacks up: demo gateway ${demo.url('gateway')} (checks off: ${demo.url('gateway-off')})${large ? `, ${largeSample!.size.products}-product gateway ${large.url('gateway')}` : ''}`);
+  log(`stacks up: demo gateway ${demo.url('gateway')} (checks off: ${demo.url('gateway-off')})${large ? `, ${records.large!.sample.size.products}-product gateway ${large.url('gateway')}` : ''}`);
+  const { demoSample } = records;
   const demoKeys = await issueKeys(demo, Math.min(EXTRA_KEYS, Math.ceil(demoSample.identifiers.length / IDENTIFIERS_PER_KEY)));
   const largeKeys = large ? await issueKeys(large, EXTRA_KEYS) : null;
   const identifier = demoSample.identifiers.find((i) => i.shape === 'brand + product name')?.text ?? demoSample.identifiers[0]!.text;
   const fixedResolve = resolveRequests([demoKeys.main], [{ text: identifier, shape: 'one identifier' }]);
-
-  // 1. The gateway at the cost of a hop: the gateway, the call straight to the record service, a bare
-  // forwarder that only signs, and the gateway with its checks off, in rounds A B C D D C B A.
   const overheadCases: Array<[string, RequestTemplate[]]> = [
     ['get_record_version', versionRequests(demoKeys.main)],
     ['resolve_product', fixedResolve],
   ];
-  if (section('hop')) {
-    const signingKey = demo.env[signingKeysEnvName('record')]!.split(',')[0]!;
-    const bare = await startBareHops(1, demo.url('record'), signingKey);
-    const bareCpu: CpuProbe = { name: 'forwarder', read: () => cpuSecondsOf(bare.pids[0]!) };
-    const record = probeOf(demo, 'record');
-    const signed = (t: RequestTemplate) => {
-      const headers = { ...t.headers };
-      signRequest(signingKey, { service: 'record', method: t.method, pathAndQuery: t.path, body: Buffer.from(t.body ?? '', 'utf8') }, headers);
-      return headers;
-    };
-    try {
-      // Every judged comparison runs settings.repeat times, the runs interleaved, so the report gives a range, not one draw.
-      for (const run of RUNS) {
-        for (const [capability, requests] of overheadCases) {
-          const [gateway, direct, forwarder, off] = await compareSides([
-            { label: `${capability} (gateway)`, url: demo.url('gateway'), requests, cpu: [probeOf(demo, 'gateway'), record] },
-            { label: `${capability} (direct, signed)`, url: demo.url('record'), requests, headersFor: signed, cpu: [record] },
-            { label: `${capability} (bare forwarder)`, url: bare.url, requests, cpu: [bareCpu, record] },
-            { label: `${capability} (gateway, checks off)`, url: demo.url('gateway-off'), requests, cpu: [probeOf(demo, 'gateway-off', 'gateway'), record] },
-          ]);
-          const row: OverheadRow = { capability, gateway: gateway!, direct: direct!, bare: forwarder!, off: off! };
-          log(`1. run ${run}, ${capability}: gateway ${fmt(row.gateway)} | direct ${fmt(row.direct)} | bare forwarder ${fmt(row.bare)} | checks off ${fmt(row.off)}`);
-          log(`   gateway / bare forwarder: throughput ${(row.gateway.rps / row.bare.rps).toFixed(2)}, CPU per request ${((row.gateway.cpuByProcess?.gateway ?? NaN) / (row.bare.cpuByProcess?.forwarder ?? NaN)).toFixed(2)}`);
-          results.overhead.push(row);
-        }
-      }
-    } finally {
-      await bare.stop();
-    }
-  }
+  return { demo, large, records, demoKeys, largeKeys, identifier, fixedResolve, overheadCases };
+}
 
-  // 2. Round trips per request, counted outside the gateway.
-  if (section('counts')) {
-    const idleSeconds = 5;
-    // Requests still in flight when a timed run ends finish (and settle) after it: let them.
-    await sleep(1500);
-    const ri0 = redisWire.snapshot();
-    const pi0 = counter.snapshot();
-    await sleep(idleSeconds * 1000);
-    const ri1 = redisWire.snapshot();
-    const pi1 = counter.snapshot();
-    const idleRedis = [...diffCounts(ri0, ri1).values()].reduce((a, b) => a + b, 0);
-    const idlePg = [...diffCounts(pi0, pi1).values()].reduce((a, b) => a + b, 0);
-    results.idle = { seconds: idleSeconds, redisCommands: idleRedis, redisByCommand: Object.fromEntries(diffCounts(ri0, ri1)), pgStatements: idlePg };
-    const countedCases: Array<[string, RequestTemplate[]]> = [
-      ['get_record_version', versionRequests(demoKeys.main)],
-      ['resolve_product', fixedResolve],
-      ['get_product_record', productRequests(demoKeys.main, demoSample.productIds)],
-      ['list_signal_changes', feedRequests(demoKeys.main, demoSample)],
-    ];
+/**
+ * 1. The gateway at the cost of a hop: the gateway, the call straight to the record service, a bare
+ * forwarder that only signs, and the gateway with its checks off, in rounds A B C D D C B A.
+ */
+async function measureHop({ demo, overheadCases }: Run): Promise<void> {
+  const signingKey = demo.env[signingKeysEnvName('record')]!.split(',')[0]!;
+  const bare = await startBareHops(1, demo.url('record'), signingKey);
+  const bareCpu: CpuProbe = { name: 'forwarder', read: () => cpuSecondsOf(bare.pids[0]!) };
+  const record = probeOf(demo, 'record');
+  const signed = (t: RequestTemplate) => {
+    const headers = { ...t.headers };
+    signRequest(signingKey, { service: 'record', method: t.method, pathAndQuery: t.path, body: Buffer.from(t.body ?? '', 'utf8') }, headers);
+    return headers;
+  };
+  try {
+    // Every judged comparison runs settings.repeat times, the runs interleaved, so the report gives a range, not one draw.
     for (const run of RUNS) {
-      // The same product records for an organisation that has named none of them today (a new one each run): every answer is settled in Redis.
-      const newcomer = await issueKeys(demo, 0);
-      // Its key loaded once, as every key is (then cached): the row counts the answers, not the first sight of a key.
-      await fetch(`${demo.url('gateway-counted')}/api/v1/record/version`, { headers: bearer(newcomer.main) });
-      const countedOnce: Array<[string, RequestTemplate[], number]> = [
-        ['get_product_record, each product new to the organisation today', productRequests(newcomer.main, demoSample.productIds), demoSample.productIds.length],
-      ];
-      for (const [capability, requests, amount] of [...countedCases.map(([c, r]): [string, RequestTemplate[], number] => [c, r, settings.countedRequests]), ...countedOnce]) {
-        const row = await countHotPath(demo, { redis, wire: redisWire, pg: counter }, { seconds: idleSeconds, redis: idleRedis }, capability, requests, amount);
-        log(`2. run ${run}, ${capability}: ${row.redisPerRequest.toFixed(2)} Redis round trips/request (${JSON.stringify(row.redisByCommand)}; ${row.redisExecutedPerRequest.toFixed(1)} commands executed in Redis), Postgres ${row.pgAwaitedPerRequest.toFixed(3)} awaited, ${row.pgAllPerRequest.toFixed(4)} all`);
-        results.hotPath.push(row);
+      for (const [capability, requests] of overheadCases) {
+        const [gateway, direct, forwarder, off] = await compareSides([
+          { label: `${capability} (gateway)`, url: demo.url('gateway'), requests, cpu: [probeOf(demo, 'gateway'), record] },
+          { label: `${capability} (direct, signed)`, url: demo.url('record'), requests, headersFor: signed, cpu: [record] },
+          { label: `${capability} (bare forwarder)`, url: bare.url, requests, cpu: [bareCpu, record] },
+          { label: `${capability} (gateway, checks off)`, url: demo.url('gateway-off'), requests, cpu: [probeOf(demo, 'gateway-off', 'gateway'), record] },
+        ]);
+        const row: OverheadRow = { capability, gateway: gateway!, direct: direct!, bare: forwarder!, off: off! };
+        log(`1. run ${run}, ${capability}: gateway ${fmt(row.gateway)} | direct ${fmt(row.direct)} | bare forwarder ${fmt(row.bare)} | checks off ${fmt(row.off)}`);
+        log(`   gateway / bare forwarder: throughput ${(row.gateway.rps / row.bare.rps).toFixed(2)}, CPU per request ${((row.gateway.cpuByProcess?.gateway ?? NaN) / (row.bare.cpuByProcess?.forwarder ?? NaN)).toFixed(2)}`);
+        results.overhead.push(row);
       }
     }
+  } finally {
+    await bare.stop();
   }
+}
 
-  // 3. The same request shapes at both Records, alternately.
+/** 2. Round trips per request, counted outside the gateway. */
+async function countRoundTrips({ demo, demoKeys, records: { demoSample }, fixedResolve }: Run, wire: RedisCounter): Promise<void> {
+  const idleSeconds = 5;
+  // Requests still in flight when a timed run ends finish (and settle) after it: let them.
+  await sleep(1500);
+  const ri0 = wire.snapshot();
+  const pi0 = counter.snapshot();
+  await sleep(idleSeconds * 1000);
+  const ri1 = wire.snapshot();
+  const pi1 = counter.snapshot();
+  const idleRedis = [...diffCounts(ri0, ri1).values()].reduce((a, b) => a + b, 0);
+  const idlePg = [...diffCounts(pi0, pi1).values()].reduce((a, b) => a + b, 0);
+  results.idle = { seconds: idleSeconds, redisCommands: idleRedis, redisByCommand: Object.fromEntries(diffCounts(ri0, ri1)), pgStatements: idlePg };
+  const countedCases: Array<[string, RequestTemplate[]]> = [
+    ['get_record_version', versionRequests(demoKeys.main)],
+    ['resolve_product', fixedResolve],
+    ['get_product_record', productRequests(demoKeys.main, demoSample.productIds)],
+    ['list_signal_changes', feedRequests(demoKeys.main, demoSample)],
+  ];
+  for (const run of RUNS) {
+    // The same product records for an organisation that has named none of them today (a new one each run): every answer is settled in Redis.
+    const newcomer = await issueKeys(demo, 0);
+    // Its key loaded once, as every key is (then cached): the row counts the answers, not the first sight of a key.
+    await fetch(`${demo.url('gateway-counted')}/api/v1/record/version`, { headers: bearer(newcomer.main) });
+    const countedOnce: Array<[string, RequestTemplate[], number]> = [
+      ['get_product_record, each product new to the organisation today', productRequests(newcomer.main, demoSample.productIds), demoSample.productIds.length],
+    ];
+    for (const [capability, requests, amount] of [...countedCases.map(([c, r]): [string, RequestTemplate[], number] => [c, r, settings.countedRequests]), ...countedOnce]) {
+      const row = await countHotPath(demo, { redis, wire, pg: counter }, { seconds: idleSeconds, redis: idleRedis }, capability, requests, amount);
+      log(`2. run ${run}, ${capability}: ${row.redisPerRequest.toFixed(2)} Redis round trips/request (${JSON.stringify(row.redisByCommand)}; ${row.redisExecutedPerRequest.toFixed(1)} commands executed in Redis), Postgres ${row.pgAwaitedPerRequest.toFixed(3)} awaited, ${row.pgAllPerRequest.toFixed(4)} all`);
+      results.hotPath.push(row);
+    }
+  }
+}
+
+/** 3. The same request shapes at both Records, alternately; then the generated Record's stack stops. */
+async function compareRecords({ demo, large, largeKeys, demoKeys, records }: Run): Promise<void> {
+  const largeSample = records.large?.sample ?? null;
   if (large && largeKeys && largeSample && section('record')) {
     const cases = (keys: Keys, sample: RecordSample): Array<[string, RequestTemplate[]]> => [
       ['resolve_product', resolveRequests(keys.extra, sample.identifiers)],
       ['get_product_record', productRequests(keys.main, sample.productIds)],
       ['list_signal_changes', feedRequests(keys.main, sample)],
     ];
-    const demoCases = cases(demoKeys, demoSample);
+    const demoCases = cases(demoKeys, records.demoSample);
     const largeCases = cases(largeKeys, largeSample);
     for (const run of RUNS) for (let i = 0; i < demoCases.length; i++) {
       const [capability, demoRequests] = demoCases[i]!;
@@ -669,57 +706,60 @@ try {
     await large.stop();
     stacks.splice(stacks.indexOf(large), 1);
   }
+}
 
-  // 4. MCP tools/call vs the same REST call.
-  const intervalMs = 1000 / settings.mcpRate;
-  const paced = { name: `paced, one call every ${Number(intervalMs.toFixed(1))} ms, REST and MCP alternating` };
-  if (section('mcp')) {
-    const probe = await fetch(`${demo.url('gateway')}/mcp`, { method: 'POST', headers: mcpRequests(demoKeys.main, identifier)[0]!.headers, body: mcpRequests(demoKeys.main, identifier)[0]!.body });
-    const probeBody = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
-    if (probe.status !== 200 || !probeBody.result || probeBody.result.isError || !probeBody.result.structuredContent) {
-      notes.push(`MCP probe did not answer the tool call: HTTP ${probe.status} ${JSON.stringify(probeBody).slice(0, 300)}`);
+const intervalMs = 1000 / settings.mcpRate;
+const paced = { name: `paced, one call every ${Number(intervalMs.toFixed(1))} ms, REST and MCP alternating` };
+
+/** 4. MCP tools/call vs the same REST call: closed loop, paced, and the floor of two bare hops. */
+async function compareMcp({ demo, demoKeys, identifier, fixedResolve }: Run): Promise<void> {
+  const probe = await fetch(`${demo.url('gateway')}/mcp`, { method: 'POST', headers: mcpRequests(demoKeys.main, identifier)[0]!.headers, body: mcpRequests(demoKeys.main, identifier)[0]!.body });
+  const probeBody = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+  if (probe.status !== 200 || !probeBody.result || probeBody.result.isError || !probeBody.result.structuredContent) {
+    notes.push(`MCP probe did not answer the tool call: HTTP ${probe.status} ${JSON.stringify(probeBody).slice(0, 300)}`);
+  }
+  // Closed loop: what the extra hops cost in throughput (information).
+  const closed = { name: `closed loop, ${settings.connections} connections`, connections: settings.connections };
+  const restSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: fixedResolve, cpu: ['gateway', 'record'].map((n) => probeOf(demo, n)) });
+  const mcpSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier), cpu: ['gateway', 'mcp', 'record'].map((n) => probeOf(demo, n)) });
+  for (const run of RUNS) {
+    const [rest0, mcp0] = await compare(restSide('REST resolve, closed loop'), mcpSide('MCP products.resolve, closed loop'), closed);
+    log(`4. run ${run}, ${closed.name}: REST ${fmt(rest0)} | MCP ${fmt(mcp0)}`);
+    results.mcp.push({ tool: 'products.resolve', mode: closed.name, rest: rest0, mcp: mcp0 } satisfies McpComparison);
+    // The judged latency ratio: one call at a time, paced, REST and MCP alternating call by call.
+    const [rest1, mcp1] = await runPaced(
+      [
+        { url: demo.url('gateway'), requests: fixedResolve },
+        { url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier) },
+      ],
+      { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+    );
+    for (const [label, r] of [['REST resolve, paced', rest1], ['MCP products.resolve, paced', mcp1]] as const) {
+      if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
     }
-    // Closed loop: what the extra hops cost in throughput (information).
-    const closed = { name: `closed loop, ${settings.connections} connections`, connections: settings.connections };
-    const restSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: fixedResolve, cpu: ['gateway', 'record'].map((n) => probeOf(demo, n)) });
-    const mcpSide = (label: string): Side => ({ label, url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier), cpu: ['gateway', 'mcp', 'record'].map((n) => probeOf(demo, n)) });
-    for (const run of RUNS) {
-      const [rest0, mcp0] = await compare(restSide('REST resolve, closed loop'), mcpSide('MCP products.resolve, closed loop'), closed);
-      log(`4. run ${run}, ${closed.name}: REST ${fmt(rest0)} | MCP ${fmt(mcp0)}`);
-      results.mcp.push({ tool: 'products.resolve', mode: closed.name, rest: rest0, mcp: mcp0 } satisfies McpComparison);
-      // The judged latency ratio: one call at a time, paced, REST and MCP alternating call by call.
-      const [rest1, mcp1] = await runPaced(
+    log(`4. run ${run}, ${paced.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
+    results.mcp.push({ tool: 'products.resolve', mode: paced.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
+
+    // The floor under that ratio: what two extra HTTP hops between Node.js processes cost here, with no MCP work.
+    const hops = await startBareHops(2, demo.url('gateway'));
+    try {
+      const [direct, viaHops] = await runPaced(
         [
           { url: demo.url('gateway'), requests: fixedResolve },
-          { url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier) },
+          { url: hops.url, requests: fixedResolve },
         ],
         { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
       );
-      for (const [label, r] of [['REST resolve, paced', rest1], ['MCP products.resolve, paced', mcp1]] as const) {
-        if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
-      }
-      log(`4. run ${run}, ${paced.name}: REST ${fmt(rest1)} | MCP ${fmt(mcp1)} | p50 ratio ${(mcp1.p50 / rest1.p50).toFixed(2)}, p99 ratio ${(mcp1.p99 / rest1.p99).toFixed(2)}`);
-      results.mcp.push({ tool: 'products.resolve', mode: paced.name, rest: rest1, mcp: mcp1 } satisfies McpComparison);
-
-      // The floor under that ratio: what two extra HTTP hops between Node.js processes cost here, with no MCP work.
-      const hops = await startBareHops(2, demo.url('gateway'));
-      try {
-        const [direct, viaHops] = await runPaced(
-          [
-            { url: demo.url('gateway'), requests: fixedResolve },
-            { url: hops.url, requests: fixedResolve },
-          ],
-          { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
-        );
-        results.hopFloor.push({ mode: paced.name.replace('REST and MCP', 'direct and two hops'), rest: direct, hops: viaHops });
-        log(`4. run ${run}, floor: REST direct ${fmt(direct)} | through two bare hops ${fmt(viaHops)} | p50 ratio ${(viaHops.p50 / direct.p50).toFixed(2)}`);
-      } finally {
-        await hops.stop();
-      }
+      results.hopFloor.push({ mode: paced.name.replace('REST and MCP', 'direct and two hops'), rest: direct, hops: viaHops });
+      log(`4. run ${run}, floor: REST direct ${fmt(direct)} | through two bare hops ${fmt(viaHops)} | p50 ratio ${(viaHops.p50 / direct.p50).toFixed(2)}`);
+    } finally {
+      await hops.stop();
     }
   }
+}
 
-  // Profiles when a target is missed (or when asked): both gateways for the hop, the MCP service for MCP.
+/** Profiles when a target is missed (or when asked): both gateways for the hop, the MCP service for MCP. */
+async function profileMisses({ demo, records, overheadCases, demoKeys, identifier }: Run): Promise<void> {
   const missed = groupBy(results.overhead, (o) => o.capability)
     .map(([capability, rows]) => ({ capability, cpu: spread(rows.map(hopCpuRatio)).median, rps: spread(rows.map(hopThroughputRatio)).median }))
     .filter((m) => m.cpu > targets.hopCpuRatio || m.rps < targets.hopThroughputRatio);
@@ -728,7 +768,7 @@ try {
     log(`profiling both gateways on ${worst.capability} (${flags.profile ? 'asked for' : 'the gateway missed its target against the bare forwarder'})`);
     const requests = overheadCases.find(([c]) => c === worst.capability)![1];
     for (const [name, label, env] of [
-      ['gateway-prof', 'gateway (full)', { DATABASE_URL: demoUrl }],
+      ['gateway-prof', 'gateway (full)', { DATABASE_URL: records.demoUrl }],
       ['gateway-off-prof', 'gateway (checks off)', { NODE_ENV: 'benchmark', GATEWAY_CHECKS: 'off' }],
     ] as Array<[string, string, Record<string, string>]>) {
       const flameGraph = name === 'gateway-prof' ? join(dirname(flags.out), 'benchmarks-gateway-flame.svg') : undefined;
@@ -746,8 +786,10 @@ try {
     if (p) results.profiles.push(p);
     await demo.startProcess('mcp', 'mcp');
   }
+}
 
-  // 5. Alert fan-out.
+/** 5. Alert fan-out: a release to every watcher, with one email worker and then two. */
+async function measureAlertFanout({ demo, records: { demoUrl, demoSample } }: Run): Promise<void> {
   if (!section('fanout')) notes.push(`alert fan-out skipped (--only ${flags.only})`);
   else if (flags['skip-fanout']) notes.push('alert fan-out skipped (--skip-fanout)');
   else if (demoSample.fanoutProducts.length < 2) notes.push('alert fan-out skipped: the demo Record has no two TRACKED products with a comparable state');
@@ -799,7 +841,10 @@ try {
       await client.end();
     }
   }
-} finally {
+}
+
+/** Stops whatever the run started, each part whether or not another failed to stop. */
+async function stopEverything(): Promise<void> {
   for (const s of stacks.reverse()) await s.stop().catch((e: unknown) => log(`stopping a stack: ${String(e)}`));
   await redisWire?.stop().catch(() => undefined);
   await redis.stop().catch(() => undefined);
@@ -809,10 +854,28 @@ try {
   for (const d of largeDatabases) await dropDatabase(d).catch(() => undefined);
 }
 
-machine.loadAfter = os.loadavg();
-results.totalSeconds = (Date.now() - started) / 1000;
-writeFileSync(join(workDir, 'results.json'), JSON.stringify(results, null, 2));
-const previous = existsSync(flags.out) ? readFileSync(flags.out, 'utf8') : null;
-writeFileSync(flags.out, renderReport(results, previousHistory(previous), previousAnalysis(previous)));
-log(`wrote ${flags.out} and ${join(workDir, 'results.json')} in ${results.totalSeconds.toFixed(0)} s; service logs in ${logDir}`);
-for (const f of readdirSync(profileDir)) log(`CPU profile: ${join(profileDir, f)}`);
+/** results.json and the report (docs/benchmarks.md), with the history and analysis the previous report carried. */
+function writeReport(): void {
+  machine.loadAfter = os.loadavg();
+  results.totalSeconds = (Date.now() - started) / 1000;
+  writeFileSync(join(workDir, 'results.json'), JSON.stringify(results, null, 2));
+  const previous = existsSync(flags.out) ? readFileSync(flags.out, 'utf8') : null;
+  writeFileSync(flags.out, renderReport(results, previousHistory(previous), previousAnalysis(previous)));
+  log(`wrote ${flags.out} and ${join(workDir, 'results.json')} in ${results.totalSeconds.toFixed(0)} s; service logs in ${logDir}`);
+  for (const f of readdirSync(profileDir)) log(`CPU profile: ${join(profileDir, f)}`);
+}
+
+try {
+  const records = await prepareRecords();
+  const wire = await startCounters();
+  const run = await startStacks(records, wire);
+  if (section('hop')) await measureHop(run);
+  if (section('counts')) await countRoundTrips(run, wire);
+  await compareRecords(run);
+  if (section('mcp')) await compareMcp(run);
+  await profileMisses(run);
+  await measureAlertFanout(run);
+} finally {
+  await stopEverything();
+}
+writeReport();

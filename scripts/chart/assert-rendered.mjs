@@ -12,7 +12,14 @@
 //   * NetworkPolicies exist exactly when networkPolicy.enabled, and then
 //     default-deny, admit backends only from the gateway (the gateway also
 //     from mcp) and open DNS;
-//   * the Ingress and ServiceMonitor follow their switches.
+//   * the Ingress and ServiceMonitor follow their switches;
+//   * each engine's topology (issue 24) reaches the pods and the policies:
+//     REDIS_MODE, every Redis node (or Sentinel) in REDIS_URL and its port
+//     opened; every NATS server in NATS_URL, NATS_STREAM_REPLICAS; the read
+//     replica's DATABASE_READ_URL on record, signals and ledger only, with
+//     egress to it; PgBouncer's address and port for the services (never for
+//     migrations) and DATABASE_NAMED_STATEMENTS=off where the pooler cannot
+//     keep named statements.
 //
 // Usage:
 //   node scripts/chart/assert-rendered.mjs --values <ci values.yaml> [--values more.yaml] \
@@ -52,8 +59,8 @@ const SERVICES = Object.fromEntries(
       ...(s.http ? ['PORT'] : []),
       ...(OWN_ENV[s.name] ?? []),
       ...(n.database ? ['DATABASE_URL'] : []),
-      ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX'] : []),
-      ...(n.nats ? ['NATS_URL', 'NATS_PREFIX'] : []),
+      ...(n.redis ? ['REDIS_URL', 'REDIS_PREFIX', 'REDIS_MODE'] : []),
+      ...(n.nats ? ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'] : []),
       ...(n.cursorSecret ? ['CURSOR_SECRET'] : []),
       ...signingKeysOf(s).map(signingEnv),
       ...(n.unsubscribeKey ? ['UNSUBSCRIBE_SIGNING_KEY'] : []),
@@ -65,14 +72,14 @@ const SERVICES = Object.fromEntries(
     const forbidden = [...(n.database ? [] : ['DATABASE_URL']), ...(n.smtp ? [] : ['SMTP_URL']), ...(n.cursorSecret ? [] : ['CURSOR_SECRET']), ...(n.unsubscribeKey ? [] : ['UNSUBSCRIBE_SIGNING_KEY']), 'INTERNAL_SIGNING_KEYS', ...(n.consoleSessionSecret ? [] : ['CONSOLE_SESSION_SECRET'])];
     // No pod gets another service's signing keys: a service that holds only its own can sign nothing another accepts.
     for (const other of VERIFYING) if (!signingKeysOf(s).includes(other)) forbidden.push(signingEnv(other));
-    return [s.name, { port: s.port, http: s.http, env, forbidden, signingKeys: signingKeysOf(s), internet: Boolean(n.internet) }];
+    return [s.name, { port: s.port, http: s.http, env, forbidden, signingKeys: signingKeysOf(s), internet: Boolean(n.internet), database: Boolean(n.database), databaseRead: Boolean(n.databaseRead), redis: Boolean(n.redis), nats: Boolean(n.nats) }];
   }),
 );
 const COMMON_ENV = ['LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'LISTEN_HOST'];
 /** Env vars that hold secrets: only ever from a secretKeyRef. */
-const SECRET_ENV = ['CURSOR_SECRET', 'CONSOLE_SESSION_SECRET', ...VERIFYING.map(signingEnv), 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'REDIS_PASSWORD'];
+const SECRET_ENV = ['CURSOR_SECRET', 'CONSOLE_SESSION_SECRET', ...VERIFYING.map(signingEnv), 'UNSUBSCRIBE_SIGNING_KEY', 'UNSUBSCRIBE_SIGNING_KEY_PREVIOUS', 'SMTP_URL', 'DATABASE_PASSWORD', 'DATABASE_READ_PASSWORD', 'REDIS_PASSWORD', 'REDIS_SENTINEL_PASSWORD'];
 /** URLs that may carry credentials: a secretKeyRef, or composed from a $(..._PASSWORD) reference. */
-const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
+const URL_ENV = { DATABASE_URL: 'DATABASE_PASSWORD', DATABASE_READ_URL: 'DATABASE_READ_PASSWORD', REDIS_URL: 'REDIS_PASSWORD', NATS_URL: null };
 /** Who may connect to each service: the services whose registry entry calls it. */
 const CALLERS = Object.fromEntries(registry.map((s) => [s.name, registry.filter((x) => x.calls?.includes(s.name)).map((x) => x.name)]));
 
@@ -182,6 +189,7 @@ function main() {
         check(order.indexOf(pw) < order.indexOf(n), `${svc}: ${pw} must be defined before ${n}`);
       }
     }
+    checkEngineEnv(svc, facts, values, env);
     for (const callee of registry.find((r) => r.name === svc).calls ?? []) {
       const want = `http://${prefix}-${callee}:${portOf(values, callee)}`;
       check(env.get(urlEnv(callee))?.value === want, `${svc}: ${urlEnv(callee)} must be ${want}`);
@@ -233,6 +241,12 @@ function main() {
     const c = pod.containers[0];
     check(JSON.stringify(c.command) === JSON.stringify(['node', 'dist/migrate.mjs']), 'migrations: must run node dist/migrate.mjs');
     check(c.env?.some((e) => e.name === 'DATABASE_URL'), 'migrations: DATABASE_URL missing');
+    // The migrator holds a session-level advisory lock: it reaches the primary itself, never PgBouncer.
+    const migrateEnv = new Map((c.env ?? []).map((e) => [e.name, e]));
+    const db = values.externalDatabase;
+    if (db.urlKey) check(migrateEnv.get('DATABASE_URL')?.valueFrom?.secretKeyRef?.key === db.urlKey, `migrations: DATABASE_URL must come from key ${db.urlKey}`);
+    else check((migrateEnv.get('DATABASE_URL')?.value ?? '').includes(`@${db.host}:${db.port}/`), `migrations: DATABASE_URL must reach the primary ${db.host}:${db.port}`);
+    check(!migrateEnv.has('DATABASE_NAMED_STATEMENTS') && !migrateEnv.has('DATABASE_READ_URL'), 'migrations: no pooler or replica settings');
     checkHardened('migrations', pod, c);
   }
 
@@ -343,10 +357,24 @@ function checkNetworkPolicies(values, policies, prefix) {
     const egress = p.spec.egress ?? [];
     const hasPort = (port, proto) => egress.some((r) => (r.ports ?? []).some((x) => x.port === port && (x.protocol ?? 'TCP') === proto));
     check(hasPort(53, 'UDP') && hasPort(53, 'TCP'), `networkpolicy ${svc}: DNS egress (UDP and TCP 53) missing`);
-    if (SERVICES[svc].env.includes('DATABASE_URL')) check(hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress missing`);
-    else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
-    if (SERVICES[svc].env.includes('REDIS_URL')) check(hasPort(values.externalRedis.port, 'TCP'), `networkpolicy ${svc}: Redis egress missing`);
-    if (SERVICES[svc].env.includes('NATS_URL')) check(hasPort(values.externalNats.port, 'TCP'), `networkpolicy ${svc}: NATS egress missing`);
+    const eng = engines(values);
+    const dbPort = eng.pooled ? eng.pgbouncer.port : values.externalDatabase.port;
+    const ruleFor = (port) => egress.find((r) => (r.ports ?? []).some((x) => x.port === port));
+    if (SERVICES[svc].database) {
+      check(hasPort(dbPort, 'TCP'), `networkpolicy ${svc}: ${eng.pooled ? 'PgBouncer' : 'Postgres'} egress (${dbPort}) missing`);
+      if (eng.pooled && values.externalDatabase.port !== dbPort && !(SERVICES[svc].databaseRead && eng.replica?.port === values.externalDatabase.port)) {
+        check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: goes through PgBouncer, so no egress to the primary's port`);
+      }
+      if (eng.pooled) check(canon(ruleFor(dbPort)?.to ?? []) === canon(values.networkPolicy.egress.pgbouncer?.to ?? []), `networkpolicy ${svc}: PgBouncer egress must go to networkPolicy.egress.pgbouncer.to`);
+    } else check(!hasPort(values.externalDatabase.port, 'TCP'), `networkpolicy ${svc}: Postgres egress not needed`);
+    if (SERVICES[svc].databaseRead && eng.replica) {
+      check(hasPort(eng.replica.port, 'TCP'), `networkpolicy ${svc}: read replica egress (${eng.replica.port}) missing`);
+      check(egress.some((r) => (r.ports ?? []).some((x) => x.port === eng.replica.port) && canon(r.to ?? []) === canon(values.networkPolicy.egress.readReplica?.to ?? [])), `networkpolicy ${svc}: read replica egress must go to networkPolicy.egress.readReplica.to`);
+    }
+    if (SERVICES[svc].redis) for (const port of eng.redisPorts) check(hasPort(port, 'TCP'), `networkpolicy ${svc}: Redis egress to port ${port} missing`);
+    if (SERVICES[svc].nats) for (const port of eng.natsPorts) check(hasPort(port, 'TCP'), `networkpolicy ${svc}: NATS egress to port ${port} missing`);
+    // A Redis Cluster's bus (node port + 10000) is for the nodes among themselves: never opened to a client.
+    if (SERVICES[svc].redis && eng.redisMode === 'cluster') for (const port of eng.redisPorts) check(!hasPort(port + 10000, 'TCP'), `networkpolicy ${svc}: the cluster bus port ${port + 10000} must not be opened`);
     // The internet rule: the configured ports to 0.0.0.0/0 minus every private range, only for services that need it.
     const want = values.networkPolicy.egress.internet;
     const internetRules = egress.filter((r) => (r.to ?? []).some((t) => t.ipBlock?.cidr === '0.0.0.0/0') && (r.ports ?? []).some((p) => want.ports.includes(p.port)));
@@ -364,7 +392,85 @@ function checkNetworkPolicies(values, policies, prefix) {
     if (SERVICES[svc].env.includes('SMTP_URL')) check(values.smtp.ports.every((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress missing`);
     else check(!values.smtp.ports.some((x) => hasPort(x, 'TCP')), `networkpolicy ${svc}: SMTP egress not needed`);
   }
-  if (values.migrations?.enabled !== false) check(byName.has(`${prefix}-migrate`), 'networkpolicy: migrate policy missing');
+  if (values.migrations?.enabled !== false && check(byName.has(`${prefix}-migrate`), 'networkpolicy: migrate policy missing')) {
+    const egress = byName.get(`${prefix}-migrate`).spec.egress ?? [];
+    check(egress.some((r) => (r.ports ?? []).some((x) => x.port === values.externalDatabase.port)), 'networkpolicy migrate: egress to the Postgres primary missing');
+    const eng = engines(values);
+    if (eng.pooled && eng.pgbouncer.port !== values.externalDatabase.port) check(!egress.some((r) => (r.ports ?? []).some((x) => x.port === eng.pgbouncer.port)), 'networkpolicy migrate: no egress to PgBouncer');
+  }
+}
+
+/** JSON with every object's keys sorted: helm's toYaml sorts them, a values file need not. */
+function canon(v) {
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  if (isMap(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/** What the values say about each engine's topology (the chart's defaults filled in as its helpers do). */
+function engines(values) {
+  const db = values.externalDatabase ?? {};
+  const pgbouncer = db.pgbouncer ?? {};
+  const replica = db.readReplica?.enabled ? db.readReplica : null;
+  const r = values.externalRedis ?? {};
+  const redisMode = r.mode ?? 'standalone';
+  const defaultRedisPort = redisMode === 'sentinel' ? 26379 : 6379;
+  const redisNodes = r.nodes?.length ? r.nodes.map((x) => `${x.host}:${x.port ?? defaultRedisPort}`) : [`${r.host}:${r.port}`];
+  const redisPorts = [...new Set([...(r.nodes?.length ? r.nodes.map((x) => x.port ?? defaultRedisPort) : [r.port]), ...(redisMode === 'sentinel' ? (r.sentinel?.dataPorts ?? [6379]) : [])])];
+  const n = values.externalNats ?? {};
+  const natsServers = n.servers?.length ? n.servers.map((x) => `${x.host}:${x.port ?? 4222}`) : [`${n.host}:${n.port}`];
+  const natsPorts = [...new Set(natsServers.map((x) => Number(x.slice(x.lastIndexOf(':') + 1))))];
+  const pooled = Boolean(pgbouncer.enabled);
+  const namedStatementsOff = pooled && (pgbouncer.poolMode ?? 'transaction') === 'transaction' && !pgbouncer.preparedStatements;
+  return { pooled, pgbouncer, replica, redisMode, redisNodes, redisPorts, natsServers, natsPorts, namedStatementsOff };
+}
+
+/** One service's engine settings: the variables its wiring and the values call for, and nothing else. */
+function checkEngineEnv(svc, facts, values, env) {
+  const eng = engines(values);
+  const db = values.externalDatabase;
+  if (facts.database) {
+    const url = env.get('DATABASE_URL');
+    if (eng.pooled && eng.pgbouncer.urlKey) check(url?.valueFrom?.secretKeyRef?.key === eng.pgbouncer.urlKey, `${svc}: DATABASE_URL must come from PgBouncer's key ${eng.pgbouncer.urlKey}`);
+    else if (eng.pooled) check((url?.value ?? '').includes(`@${eng.pgbouncer.host}:${eng.pgbouncer.port}/`), `${svc}: DATABASE_URL must go through PgBouncer ${eng.pgbouncer.host}:${eng.pgbouncer.port}`);
+    else if (!db.urlKey) check((url?.value ?? '').includes(`@${db.host}:${db.port}/`), `${svc}: DATABASE_URL must reach ${db.host}:${db.port}`);
+    if (eng.namedStatementsOff) check(env.get('DATABASE_NAMED_STATEMENTS')?.value === 'off', `${svc}: DATABASE_NAMED_STATEMENTS must be off behind PgBouncer in transaction mode`);
+    else check(!env.has('DATABASE_NAMED_STATEMENTS'), `${svc}: DATABASE_NAMED_STATEMENTS must not be set (no transaction-mode pooler, or one that keeps named statements)`);
+  }
+  if (facts.databaseRead && eng.replica) {
+    const read = env.get('DATABASE_READ_URL');
+    if (check(read, `${svc}: DATABASE_READ_URL missing (a read replica is configured)`)) {
+      if (eng.replica.urlKey) check(read.valueFrom?.secretKeyRef?.key === eng.replica.urlKey && read.valueFrom.secretKeyRef.name === (eng.replica.existingSecret || db.existingSecret), `${svc}: DATABASE_READ_URL must come from key ${eng.replica.urlKey}`);
+      else {
+        check((read.value ?? '').includes(`@${eng.replica.host}:${eng.replica.port}/`), `${svc}: DATABASE_READ_URL must reach ${eng.replica.host}:${eng.replica.port}`);
+        check(env.get('DATABASE_READ_PASSWORD')?.valueFrom?.secretKeyRef?.name === (eng.replica.existingSecret || db.existingSecret), `${svc}: DATABASE_READ_PASSWORD from the wrong Secret`);
+      }
+    }
+  } else check(!env.has('DATABASE_READ_URL'), `${svc}: DATABASE_READ_URL must not be set (${facts.databaseRead ? 'no read replica configured' : 'it reads what it writes, so only the primary'})`);
+  if (facts.redis) {
+    const r = values.externalRedis;
+    check(env.get('REDIS_MODE')?.value === eng.redisMode, `${svc}: REDIS_MODE must be ${eng.redisMode}`);
+    if (eng.redisMode === 'sentinel') check(env.get('REDIS_SENTINEL_NAME')?.value === r.sentinel.masterName, `${svc}: REDIS_SENTINEL_NAME must be ${r.sentinel.masterName}`);
+    else check(!env.has('REDIS_SENTINEL_NAME'), `${svc}: REDIS_SENTINEL_NAME only with Sentinels`);
+    if (r.sentinel?.passwordKey && eng.redisMode === 'sentinel') check(env.get('REDIS_SENTINEL_PASSWORD')?.valueFrom?.secretKeyRef?.key === r.sentinel.passwordKey, `${svc}: REDIS_SENTINEL_PASSWORD must come from key ${r.sentinel.passwordKey}`);
+    else check(!env.has('REDIS_SENTINEL_PASSWORD'), `${svc}: REDIS_SENTINEL_PASSWORD not configured`);
+    if (!r.urlKey) {
+      const value = env.get('REDIS_URL')?.value ?? '';
+      const listed = value.replace(/^rediss?:\/\/(?:[^@]*@)?/, '').replace(/\/\d*$/, '');
+      check(listed === eng.redisNodes.join(','), `${svc}: REDIS_URL must list ${eng.redisNodes.join(',')}, got ${listed}`);
+      check(value.startsWith(r.tls ? 'rediss://' : 'redis://'), `${svc}: REDIS_URL scheme`);
+      if (eng.redisMode === 'cluster') check(!/\/\d+$/.test(value), `${svc}: REDIS_URL names no database on a cluster`);
+    }
+  }
+  if (facts.nats) {
+    const n = values.externalNats;
+    check(env.get('NATS_STREAM_REPLICAS')?.value === String(n.streamReplicas ?? 1), `${svc}: NATS_STREAM_REPLICAS must be ${n.streamReplicas ?? 1}`);
+    if (!n.existingSecret) {
+      const scheme = n.tls ? 'tls' : 'nats';
+      const want = eng.natsServers.map((x) => `${scheme}://${x}`).join(',');
+      check(env.get('NATS_URL')?.value === want, `${svc}: NATS_URL must be ${want}, got ${env.get('NATS_URL')?.value}`);
+    }
+  }
 }
 
 function matches(selector, labels) {

@@ -68,6 +68,7 @@ export function chartWiring(all: readonly ServiceEntry[] = services): Record<str
     if (s.port !== undefined) w.port = s.port;
     if (s.public) w.public = true;
     if (n.database) w.database = true;
+    if (n.databaseRead) w.databaseRead = true;
     if (n.redis) w.redis = true;
     if (n.nats) w.nats = true;
     if (n.smtp) w.smtp = true;
@@ -99,6 +100,7 @@ export function chartRegistryTemplate(all: readonly ServiceEntry[] = services): 
     'come from the registry rather than values.yaml.',
     '  http/port: serves HTTP on this port (Service, probes, metrics)',
     '  database/redis/nats/smtp/cursor: which env vars (and egress) it needs',
+    '  databaseRead: gets DATABASE_READ_URL (and egress to the read replica) when one is configured',
     '  signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)',
     '  unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)',
     '  consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)',

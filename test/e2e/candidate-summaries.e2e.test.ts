@@ -9,7 +9,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { answerSourceKinds, scopes } from '@evidence-record/contract';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
-import { parseDsldLabel } from '@evidence-record/monitor';
+import { parseDsldLabel } from '@evidence-record/sources';
 import { call } from '@evidence-record/test-support/client';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';

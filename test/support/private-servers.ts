@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
+import { natsConnectOptions } from '@evidence-record/platform';
 import { freePort } from './launcher';
 import { waitFor } from './wait';
 
@@ -92,7 +93,7 @@ export async function privateNats(): Promise<PrivateServer & { url: string }> {
     ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir],
     async () => {
       try {
-        const nc = await connect({ servers: url, reconnect: false, timeout: 1000 });
+        const nc = await connect({ ...natsConnectOptions(url), reconnect: false, timeout: 1000 });
         try {
           await (await nc.jetstreamManager()).getAccountInfo();
           return true;

@@ -133,14 +133,38 @@ _registry.tpl.
 {{- if and (not $v.externalDatabase.urlKey) (not $v.externalDatabase.host) -}}
 {{- fail "externalDatabase.host is required unless externalDatabase.urlKey names a key holding the whole DATABASE_URL" -}}
 {{- end -}}
-{{- if and (not $v.externalRedis.urlKey) (not $v.externalRedis.host) -}}
+{{- $redisMode := $v.externalRedis.mode | default "standalone" -}}
+{{- if and (eq $redisMode "standalone") (gt (len ($v.externalRedis.nodes | default list)) 1) -}}
+{{- fail "externalRedis.nodes lists several nodes: set externalRedis.mode to cluster (Redis Cluster) or sentinel (Sentinels)" -}}
+{{- end -}}
+{{- if and (eq $redisMode "standalone") (not $v.externalRedis.urlKey) (not $v.externalRedis.host) (not $v.externalRedis.nodes) -}}
 {{- fail "externalRedis.host is required unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" -}}
 {{- end -}}
-{{- if and $v.externalRedis.urlKey (not $v.externalRedis.existingSecret) -}}
-{{- fail "externalRedis.urlKey needs externalRedis.existingSecret" -}}
+{{- if and (ne $redisMode "standalone") (not $v.externalRedis.urlKey) (not $v.externalRedis.nodes) -}}
+{{- fail (printf "externalRedis.nodes is required with externalRedis.mode=%s (%s), unless externalRedis.existingSecret/urlKey hold the whole REDIS_URL" $redisMode (ternary "the Sentinels" "some nodes of the cluster" (eq $redisMode "sentinel"))) -}}
 {{- end -}}
-{{- if and (not $v.externalNats.existingSecret) (not $v.externalNats.host) -}}
-{{- fail "externalNats.host is required unless externalNats.existingSecret/urlKey hold the whole NATS_URL" -}}
+{{- if and (eq $redisMode "sentinel") (not $v.externalRedis.sentinel.masterName) -}}
+{{- fail "externalRedis.sentinel.masterName is required with externalRedis.mode=sentinel: the name the Sentinels know the primary by (REDIS_SENTINEL_NAME)" -}}
+{{- end -}}
+{{- if and (eq $redisMode "cluster") (ne (int $v.externalRedis.db) 0) -}}
+{{- fail "externalRedis.db must be 0 with externalRedis.mode=cluster: a Redis Cluster has database 0 only" -}}
+{{- end -}}
+{{- if and (or $v.externalRedis.urlKey $v.externalRedis.sentinel.passwordKey) (not $v.externalRedis.existingSecret) -}}
+{{- fail "externalRedis.urlKey and externalRedis.sentinel.passwordKey need externalRedis.existingSecret" -}}
+{{- end -}}
+{{- if and (not $v.externalNats.existingSecret) (not $v.externalNats.host) (not $v.externalNats.servers) -}}
+{{- fail "externalNats.host (one server) or externalNats.servers (a cluster) is required unless externalNats.existingSecret/urlKey hold the whole NATS_URL" -}}
+{{- end -}}
+{{- $pgb := $v.externalDatabase.pgbouncer | default dict -}}
+{{- if and $pgb.enabled (not $pgb.urlKey) (not $pgb.host) -}}
+{{- fail "externalDatabase.pgbouncer.host is required with pgbouncer.enabled, unless pgbouncer.urlKey names a key of externalDatabase.existingSecret holding the services' whole DATABASE_URL" -}}
+{{- end -}}
+{{- if and $pgb.enabled (not $pgb.urlKey) $v.externalDatabase.urlKey (not $v.externalDatabase.passwordKey) -}}
+{{- fail "externalDatabase.pgbouncer: give pgbouncer.urlKey (the pooler's whole URL) when the primary's URL comes whole from urlKey" -}}
+{{- end -}}
+{{- $replica := $v.externalDatabase.readReplica | default dict -}}
+{{- if and $replica.enabled (not $replica.urlKey) (not $replica.host) -}}
+{{- fail "externalDatabase.readReplica.host is required with readReplica.enabled, unless readReplica.urlKey names a key holding the whole DATABASE_READ_URL" -}}
 {{- end -}}
 {{- if not $v.smtp.existingSecret -}}
 {{- fail "smtp.existingSecret is required: a Secret whose smtp.urlKey holds SMTP_URL (it may carry credentials)" -}}
@@ -170,10 +194,26 @@ _registry.tpl.
 {{- default (printf "%s-unsubscribe" (include "er.fullname" .)) .Values.unsubscribeSigningKey.existingSecret -}}
 {{- end -}}
 
-{{/* DATABASE_URL as env entries (secretKeyRef only, never an inlined secret). Takes root. */}}
+{{/*
+DATABASE_URL as env entries (secretKeyRef only, never an inlined secret).
+Takes dict "root" $ "direct" <bool>: direct (the migrations Job) always reaches
+the primary itself; the services go through PgBouncer when
+externalDatabase.pgbouncer.enabled, and then also get
+DATABASE_NAMED_STATEMENTS=off when the pooler cannot keep named prepared
+statements (transaction mode, unless PgBouncer >= 1.21 with
+max_prepared_statements: pgbouncer.preparedStatements).
+*/}}
 {{- define "er.env.database" -}}
-{{- $db := .Values.externalDatabase -}}
-{{- if $db.urlKey }}
+{{- $db := .root.Values.externalDatabase -}}
+{{- $pgb := $db.pgbouncer | default dict -}}
+{{- $pooled := and $pgb.enabled (not .direct) -}}
+{{- if and $pooled $pgb.urlKey }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $db.existingSecret | quote }}
+      key: {{ $pgb.urlKey | quote }}
+{{- else if and (not $pooled) $db.urlKey }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef:
@@ -186,13 +226,100 @@ _registry.tpl.
       name: {{ $db.existingSecret | quote }}
       key: {{ $db.passwordKey | quote }}
 - name: DATABASE_URL
-  value: {{ printf "postgres://%s:$(DATABASE_PASSWORD)@%s:%v/%s%s" $db.user $db.host $db.port $db.database (ternary (printf "?sslmode=%s" $db.sslmode) "" (not (empty $db.sslmode))) | quote }}
+  value: {{ printf "postgres://%s:$(DATABASE_PASSWORD)@%s:%v/%s%s" $db.user (ternary $pgb.host $db.host $pooled) (ternary $pgb.port $db.port $pooled) $db.database (ternary (printf "?sslmode=%s" $db.sslmode) "" (not (empty $db.sslmode))) | quote }}
 {{- end }}
+{{- if and $pooled (eq ($pgb.poolMode | default "transaction") "transaction") (not $pgb.preparedStatements) }}
+- name: DATABASE_NAMED_STATEMENTS
+  value: "off"
+{{- end }}
+{{- end -}}
+
+{{/*
+DATABASE_READ_URL of a service that reads snapshots (registry need
+databaseRead), when externalDatabase.readReplica.enabled. Secret and keys
+default to the primary's. Takes root.
+*/}}
+{{- define "er.env.databaseRead" -}}
+{{- $db := .Values.externalDatabase -}}
+{{- $r := $db.readReplica | default dict -}}
+{{- if $r.enabled }}
+{{- $secret := default $db.existingSecret $r.existingSecret -}}
+{{- if $r.urlKey }}
+- name: DATABASE_READ_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret | quote }}
+      key: {{ $r.urlKey | quote }}
+{{- else }}
+- name: DATABASE_READ_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret | quote }}
+      key: {{ default $db.passwordKey $r.passwordKey | quote }}
+- name: DATABASE_READ_URL
+  value: {{ printf "postgres://%s:$(DATABASE_READ_PASSWORD)@%s:%v/%s%s" (default $db.user $r.user) $r.host $r.port $db.database (ternary (printf "?sslmode=%s" $db.sslmode) "" (not (empty $db.sslmode))) | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The Redis nodes as "host:port" strings: externalRedis.nodes (cluster nodes or
+Sentinels), else host:port. Takes root; returns a JSON list.
+*/}}
+{{- define "er.redisNodes" -}}
+{{- $r := .Values.externalRedis -}}
+{{- $out := list -}}
+{{- range ($r.nodes | default list) }}
+{{- $out = append $out (printf "%s:%v" .host (.port | default (ternary 26379 6379 (eq ($r.mode | default "standalone") "sentinel")))) -}}
+{{- end }}
+{{- if not $out }}
+{{- $out = list (printf "%s:%v" $r.host $r.port) -}}
+{{- end }}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/*
+Ports the Redis clients connect to: every node listed (or port), and in
+sentinel mode also the primary's and replicas' ports the Sentinels hand out.
+The cluster bus (port + 10000) is for nodes among themselves, never clients.
+*/}}
+{{- define "er.redisPorts" -}}
+{{- $r := .Values.externalRedis -}}
+{{- $ports := list -}}
+{{- range ($r.nodes | default list) }}
+{{- $ports = append $ports (int (.port | default (ternary 26379 6379 (eq ($r.mode | default "standalone") "sentinel")))) -}}
+{{- end }}
+{{- if not $ports }}
+{{- $ports = list (int $r.port) -}}
+{{- end }}
+{{- if eq ($r.mode | default "standalone") "sentinel" }}
+{{- range ($r.sentinel.dataPorts | default (list 6379)) }}
+{{- $ports = append $ports (int .) -}}
+{{- end }}
+{{- end }}
+{{- toJson ($ports | uniq) -}}
 {{- end -}}
 
 {{- define "er.env.redis" -}}
 {{- $r := .Values.externalRedis -}}
+{{- $mode := $r.mode | default "standalone" -}}
 {{- $scheme := ternary "rediss" "redis" (default false $r.tls) -}}
+{{- $nodes := include "er.redisNodes" . | fromJsonArray | join "," -}}
+{{- /* A cluster has database 0 only: no /db there. */}}
+{{- $db := ternary "" (printf "/%v" $r.db) (eq $mode "cluster") }}
+- name: REDIS_MODE
+  value: {{ $mode | quote }}
+{{- if eq $mode "sentinel" }}
+- name: REDIS_SENTINEL_NAME
+  value: {{ $r.sentinel.masterName | quote }}
+{{- if $r.sentinel.passwordKey }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret | quote }}
+      key: {{ $r.sentinel.passwordKey | quote }}
+{{- end }}
+{{- end }}
 {{- if $r.urlKey }}
 - name: REDIS_URL
   valueFrom:
@@ -206,13 +333,35 @@ _registry.tpl.
       name: {{ $r.existingSecret | quote }}
       key: {{ $r.passwordKey | quote }}
 - name: REDIS_URL
-  value: {{ printf "%s://:$(REDIS_PASSWORD)@%s:%v/%v" $scheme $r.host $r.port $r.db | quote }}
+  value: {{ printf "%s://:$(REDIS_PASSWORD)@%s%s" $scheme $nodes $db | quote }}
 {{- else }}
 - name: REDIS_URL
-  value: {{ printf "%s://%s:%v/%v" $scheme $r.host $r.port $r.db | quote }}
+  value: {{ printf "%s://%s%s" $scheme $nodes $db | quote }}
 {{- end }}
 - name: REDIS_PREFIX
   value: {{ $r.prefix | quote }}
+{{- end -}}
+
+{{/* The NATS servers as "host:port" strings: externalNats.servers, else host:port. Takes root; returns a JSON list. */}}
+{{- define "er.natsServers" -}}
+{{- $n := .Values.externalNats -}}
+{{- $out := list -}}
+{{- range ($n.servers | default list) }}
+{{- $out = append $out (printf "%s:%v" .host (.port | default 4222)) -}}
+{{- end }}
+{{- if not $out }}
+{{- $out = list (printf "%s:%v" $n.host $n.port) -}}
+{{- end }}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/* Ports of the NATS servers (clients only: the cluster's route port 6222 is the servers' own). */}}
+{{- define "er.natsPorts" -}}
+{{- $ports := list -}}
+{{- range (include "er.natsServers" . | fromJsonArray) }}
+{{- $ports = append $ports (int (last (splitList ":" .))) -}}
+{{- end }}
+{{- toJson ($ports | uniq) -}}
 {{- end -}}
 
 {{- define "er.env.nats" -}}
@@ -224,11 +373,18 @@ _registry.tpl.
       name: {{ $n.existingSecret | quote }}
       key: {{ $n.urlKey | quote }}
 {{- else }}
+{{- $scheme := ternary "tls" "nats" (default false $n.tls) }}
+{{- $urls := list }}
+{{- range (include "er.natsServers" . | fromJsonArray) }}
+{{- $urls = append $urls (printf "%s://%s" $scheme .) }}
+{{- end }}
 - name: NATS_URL
-  value: {{ printf "nats://%s:%v" $n.host $n.port | quote }}
+  value: {{ $urls | join "," | quote }}
 {{- end }}
 - name: NATS_PREFIX
   value: {{ $n.prefix | quote }}
+- name: NATS_STREAM_REPLICAS
+  value: {{ $n.streamReplicas | default 1 | quote }}
 {{- end -}}
 
 {{/* Host[:port] and origin of publicBaseUrl, the defaults for the MCP allow-lists. */}}
@@ -268,7 +424,10 @@ _registry.tpl.
   value: {{ $v.publicBaseUrl | quote }}
 {{- end }}
 {{- if $w.database }}
-{{- include "er.env.database" $root }}
+{{- include "er.env.database" (dict "root" $root "direct" false) }}
+{{- end }}
+{{- if $w.databaseRead }}
+{{- include "er.env.databaseRead" $root }}
 {{- end }}
 {{- if $w.redis }}
 {{- include "er.env.redis" $root }}
@@ -392,21 +551,33 @@ An empty peer list allows the ports to any destination.
   {{- end }}
 {{- end -}}
 
-{{/* Egress rules to the external dependencies a component uses, and to DNS. Takes dict "root" $ "wiring" W. */}}
+{{/*
+Egress rules to the external dependencies a component uses, and to DNS. Takes
+dict "root" $ "wiring" W; W.direct (the migrations Job) reaches the Postgres
+primary itself rather than PgBouncer.
+*/}}
 {{- define "er.dependencyEgress" -}}
 {{- $v := .root.Values -}}
 {{- $e := $v.networkPolicy.egress -}}
 {{- $w := .wiring -}}
 {{ include "er.egressRule" (dict "to" $e.dns.to "ports" (list 53) "protocol" "UDP") }}
 {{ include "er.egressRule" (dict "to" $e.dns.to "ports" (list 53) "protocol" "TCP") }}
-{{- if $w.database }}
-{{ include "er.egressRule" (dict "to" $e.database.to "ports" (list $v.externalDatabase.port)) }}
+{{- $db := $v.externalDatabase }}
+{{- $pooled := and $w.database ($db.pgbouncer | default dict).enabled (not $w.direct) }}
+{{- if and $w.database (not $pooled) }}
+{{ include "er.egressRule" (dict "to" $e.database.to "ports" (list $db.port)) }}
+{{- end }}
+{{- if $pooled }}
+{{ include "er.egressRule" (dict "to" ($e.pgbouncer | default dict).to "ports" (list $db.pgbouncer.port)) }}
+{{- end }}
+{{- if and $w.databaseRead ($db.readReplica | default dict).enabled }}
+{{ include "er.egressRule" (dict "to" ($e.readReplica | default dict).to "ports" (list $db.readReplica.port)) }}
 {{- end }}
 {{- if $w.redis }}
-{{ include "er.egressRule" (dict "to" $e.redis.to "ports" (list $v.externalRedis.port)) }}
+{{ include "er.egressRule" (dict "to" $e.redis.to "ports" (include "er.redisPorts" .root | fromJsonArray)) }}
 {{- end }}
 {{- if $w.nats }}
-{{ include "er.egressRule" (dict "to" $e.nats.to "ports" (list $v.externalNats.port)) }}
+{{ include "er.egressRule" (dict "to" $e.nats.to "ports" (include "er.natsPorts" .root | fromJsonArray)) }}
 {{- end }}
 {{- if $w.smtp }}
 {{ include "er.egressRule" (dict "to" $e.smtp.to "ports" $v.smtp.ports) }}

@@ -4,6 +4,7 @@ What each service is wired to: facts about the code, not settings, so they
 come from the registry rather than values.yaml.
   http/port: serves HTTP on this port (Service, probes, metrics)
   database/redis/nats/smtp/cursor: which env vars (and egress) it needs
+  databaseRead: gets DATABASE_READ_URL (and egress to the read replica) when one is configured
   signingKeys: the services whose <NAME>_SIGNING_KEYS it gets (its own: it verifies; the gateway: every service it signs for)
   unsubscribe: sign/verify, gets UNSUBSCRIBE_SIGNING_KEY (verify: also the previous key)
   consoleSession: gets CONSOLE_SESSION_SECRET (signs the review console sessions)
@@ -18,6 +19,7 @@ record:
   http: true
   port: 8101
   database: true
+  databaseRead: true
   signingKeys:
     - record
   callers:
@@ -26,6 +28,7 @@ signals:
   http: true
   port: 8102
   database: true
+  databaseRead: true
   nats: true
   cursor: true
   signingKeys:
@@ -37,6 +40,7 @@ ledger:
   http: true
   port: 8103
   database: true
+  databaseRead: true
   signingKeys:
     - ledger
   callers:

@@ -4,11 +4,12 @@ import { budgetKey, scoreKeys, utcDay, utcDayNumber } from '../keyspace';
 import type { PlanLimits } from '../access/key-record';
 import type { Observation } from '../scoring/observe';
 import type { ScoringPolicy } from '../scoring/policy';
+import type { ExtractionScore } from '../scoring/score';
 import type { GatewayScripts } from './scripts';
 
 export type SettleOutcome = 'deliver' | 'over_budget' | 'cool_down' | 'suspend';
 
-export interface Settlement {
+export interface Settlement extends ExtractionScore {
   outcome: SettleOutcome;
   /** Budget units charged by this answer (0 unless delivered). */
   spent: number;
@@ -19,10 +20,6 @@ export interface Settlement {
   fits: number;
   /** How many of the entities were not yet named today. */
   fresh: number;
-  score: number;
-  points: number;
-  reasons: string[];
-  evidence: Record<string, unknown>;
 }
 
 /** Daily sets outlive their day by a day, so a request at 23:59:59 still finds them. */

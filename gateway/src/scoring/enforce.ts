@@ -2,8 +2,8 @@ import { withTransaction, type Logger, type Pool, type RedisClient } from '@evid
 import { coolDownKey } from '../keyspace';
 import { publishKeyChange } from '../access/invalidation';
 import type { KeyCache } from '../access/key-cache';
-import type { Settlement } from '../limits/settle';
 import type { ScoringPolicy } from './policy';
+import type { ExtractionScore } from './score';
 
 /** How long the Redis suspension flag bridges the Postgres write and the cache invalidation. */
 const SUSPENSION_FLAG_MS = 24 * 60 * 60 * 1000;
@@ -30,7 +30,7 @@ export class ExtractionEnforcer {
     private readonly deps: { redis: RedisClient; prefix: string; pool: Pool; cache: KeyCache; log: Logger; policy: ScoringPolicy },
   ) {}
 
-  async coolDown(ctx: ScoringContext, settlement: Settlement): Promise<number> {
+  async coolDown(ctx: ScoringContext, settlement: ExtractionScore): Promise<number> {
     const ms = this.deps.policy.cool_down_ms;
     await this.deps.redis.set(coolDownKey(this.deps.prefix, ctx.keyId), 'cool', 'PX', ms);
     this.deps.log.warn({ key_id: ctx.keyId, score: settlement.score, reasons: settlement.reasons }, 'extraction pattern: key cooling down');
@@ -38,14 +38,14 @@ export class ExtractionEnforcer {
     return Math.max(1, Math.ceil(ms / 1000));
   }
 
-  async suspend(ctx: ScoringContext, settlement: Settlement): Promise<void> {
+  async suspend(ctx: ScoringContext, settlement: ExtractionScore): Promise<void> {
     await this.deps.redis.set(coolDownKey(this.deps.prefix, ctx.keyId), 'suspended', 'PX', SUSPENSION_FLAG_MS);
     this.deps.log.warn({ key_id: ctx.keyId, score: settlement.score, reasons: settlement.reasons }, 'extraction pattern: key suspended');
     const reason = `extraction pattern: ${settlement.reasons.join(', ') || 'score'} (score ${settlement.score.toFixed(1)})`;
     void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}));
   }
 
-  private detail(ctx: ScoringContext, s: Settlement, extra: Record<string, unknown>): Record<string, unknown> {
+  private detail(ctx: ScoringContext, s: ExtractionScore, extra: Record<string, unknown>): Record<string, unknown> {
     return {
       request_id: ctx.requestId,
       capability: ctx.capability,

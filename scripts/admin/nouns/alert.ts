@@ -1,6 +1,7 @@
 import { listAlerts } from '@evidence-record/curation';
 import { listDeadLetters, replayAlert, showAlert } from '@evidence-record/email-worker';
 import { optional, positional, Refused, required, UsageError, type Noun } from '../cli';
+import { natsSettings } from './nats';
 
 /** Watch alerts: dead letters the email worker gave up on, and their replay. */
 export const alert: Noun = {
@@ -32,8 +33,9 @@ export const alert: Noun = {
     replay: {
       usage: '<alert_id>   (dead or stuck pending alerts only; needs NATS_URL/NATS_PREFIX; republished under a new message id)',
       run: async ({ pool, flags, env }) => {
+        const nats = natsSettings(env);
         try {
-          return await replayAlert(pool, env.NATS_URL!, env.NATS_PREFIX!, positional(flags, 0, 'alert_id'));
+          return await replayAlert(pool, nats.url, nats.prefix, positional(flags, 0, 'alert_id'), { streamReplicas: nats.streamReplicas });
         } catch (err) {
           if (err instanceof Error && err.name === 'ReplayRefused') throw new Refused(/^no alert/.test(err.message) ? 'not_found' : 'refused', err.message);
           if (err instanceof Error && err.name === 'NatsError') throw new Refused('nats_unavailable', `cannot reach NATS at NATS_URL: ${err.message}`);

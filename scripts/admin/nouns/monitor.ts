@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@evidence-record/platform';
-import { IngredientNames, MonitorSettingsSchema, createMonitor, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/monitor';
+import { IngredientNames, MonitorSettingsSchema, createMonitor, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { Refused, UsageError, operatorName, optional, type Noun } from '../cli';
 
 /** The monitor's settings from the same environment the service reads (one configuration). */

@@ -1,5 +1,6 @@
 import { publishNow } from '@evidence-record/signals';
 import { Refused, type Noun } from '../cli';
+import { natsSettings } from './nats';
 
 /** The event outbox: Signal release events waiting to be published to JetStream. */
 export const outbox: Noun = {
@@ -7,9 +8,10 @@ export const outbox: Noun = {
   summary: 'publish pending Signal release events to NATS JetStream now (the signals service relay does it every second)',
   verbs: {
     drain: {
-      usage: '(uses NATS_URL and NATS_PREFIX)',
+      usage: '(uses NATS_URL, NATS_PREFIX and NATS_STREAM_REPLICAS)',
       run: async ({ pool, env }) => {
-        const result = await publishNow(pool, env.NATS_URL!, env.NATS_PREFIX!);
+        const nats = natsSettings(env);
+        const result = await publishNow(pool, nats.url, nats.prefix, undefined, { streamReplicas: nats.streamReplicas });
         if (result.nats !== 'published') throw new Refused('nats_unavailable', `NATS ${result.nats}: ${result.pending} events still pending (${result.error ?? 'no detail'})`, { outbox: { ...result } });
         return { ...result };
       },

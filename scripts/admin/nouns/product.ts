@@ -1,5 +1,5 @@
 import { addProduct, retireProduct } from '@evidence-record/curation';
-import { attachDsldLabel, createMonitor, policyOf } from '@evidence-record/monitor';
+import { attachDsldLabel, createMonitor, policyOf } from '@evidence-record/sources';
 import { UsageError, operatorName, optional, positional, required, type Flags, type Noun } from '../cli';
 import { monitorSettings } from './monitor';
 

@@ -2,6 +2,7 @@ import { correctSignal, listReleasedSignals, type CorrectionResult, listUnreleas
 import { publishNow } from '@evidence-record/signals';
 import { SpanKind, initTracing, startSpan } from '@evidence-record/platform';
 import { list, operatorName, optional, positional, Refused, required, UsageError, type AdminContext, type Noun } from '../cli';
+import { natsSettings, type NatsSettings } from './nats';
 
 /**
  * Tests and the benchmark release several batches in one database, each on a
@@ -18,6 +19,8 @@ function testClock(env: NodeJS.ProcessEnv): { clock?: () => Date } {
 async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<string, unknown>> {
   const chosen = list(flags, 'signal');
   if (flags.flags.signal === true) throw new UsageError('--signal names a Signal id (repeat it for several)');
+  // Checked before anything is committed: a NATS_URL the services would refuse stops the release here.
+  const nats = natsSettings(env);
   // A release starts a trace: its events carry it to the watch fan-out and on to every alert email.
   const tracing = initTracing({ service: 'admin', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   const span = startSpan('signal release', { kind: SpanKind.PRODUCER });
@@ -31,12 +34,12 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
       traceparent: span.traceparent,
     });
     // The events are committed in the outbox with the release; publishing now is only a head start on the relay.
-    const outbox = await publishNow(pool, env.NATS_URL!, env.NATS_PREFIX!, released.event_ids);
+    const outbox = await publishNow(pool, nats.url, nats.prefix, released.event_ids, { streamReplicas: nats.streamReplicas });
     span.end({ attributes: { 'er.signals_released': released.signal_ids.length } });
     if (outbox.nats !== 'published') {
       throw new Refused(
         'nats_unavailable',
-        `the release is committed, but NATS (${env.NATS_URL}) was ${outbox.nats}: no alert was sent yet; the events wait in the outbox and the signals service publishes them when NATS is back (or run: outbox drain)`,
+        `the release is committed, but NATS (${nats.display}) was ${outbox.nats}: no alert was sent yet; the events wait in the outbox and the signals service publishes them when NATS is back (or run: outbox drain)`,
         { released: { ...released }, outbox: { ...outbox } },
       );
     }
@@ -49,12 +52,15 @@ async function releaseVerb({ pool, flags, env }: AdminContext): Promise<Record<s
   }
 }
 
-/** Publishes a correction's notices now (the relay would within a second); an unreachable NATS is reported, not hidden. */
-async function withNotices(ctx: AdminContext, out: CorrectionResult): Promise<Record<string, unknown>> {
+/**
+ * Publishes a correction's notices now (the relay would within a second); an unreachable NATS is reported, not hidden.
+ * `nats` is read before the correction commits (arguments are evaluated in order), so a bad NATS_URL stops it first.
+ */
+async function withNotices(ctx: AdminContext, nats: NatsSettings, out: CorrectionResult): Promise<Record<string, unknown>> {
   if (out.event_ids.length === 0) return { ...out };
-  const outbox = await publishNow(ctx.pool, ctx.env.NATS_URL!, ctx.env.NATS_PREFIX!, out.event_ids);
+  const outbox = await publishNow(ctx.pool, nats.url, nats.prefix, out.event_ids, { streamReplicas: nats.streamReplicas });
   if (outbox.nats !== 'published') {
-    throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${ctx.env.NATS_URL}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
+    throw new Refused('nats_unavailable', `the ${out.kind} is committed, but NATS (${nats.display}) was ${outbox.nats}: the notices wait in the outbox and the signals service publishes them when NATS is back`, {
       [out.kind]: { ...out },
       outbox: { ...outbox },
     });
@@ -88,6 +94,7 @@ export const signal: Noun = {
       run: async (ctx) =>
         withNotices(
           ctx,
+          natsSettings(ctx.env),
           await correctSignal(ctx.pool, {
             signal_id: positional(ctx.flags, 0, 'signal_id'),
             note: required(ctx.flags, 'note'),
@@ -102,6 +109,7 @@ export const signal: Noun = {
       run: async (ctx) =>
         withNotices(
           ctx,
+          natsSettings(ctx.env),
           await withdrawSignal(ctx.pool, {
             signal_id: positional(ctx.flags, 0, 'signal_id'),
             note: required(ctx.flags, 'note'),

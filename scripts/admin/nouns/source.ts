@@ -1,7 +1,9 @@
-import { addSource, listSources, setSourceState } from '@evidence-record/monitor';
+import { addSource, listSources, policyOf, setSourceState, sourceKinds } from '@evidence-record/sources';
 import { UsageError, optional, positional, required, type Noun } from '../cli';
 import { monitorSettings } from './monitor';
-import { policyOf } from '@evidence-record/monitor';
+
+/** The kinds `source add` takes: the ones the monitor reads (services/sources/src/kinds). */
+const kinds: readonly string[] = sourceKinds;
 
 /** Sources: what the monitor reads for a product (docs/monitor.md). */
 export const source: Noun = {
@@ -9,13 +11,13 @@ export const source: Noun = {
   summary: 'add, list, pause and resume the sources the monitor reads (source monitor)',
   verbs: {
     add: {
-      usage: '--product P --kind dsld_label|offer_page --url URL [--every 7d] [--retailer NAME]',
+      usage: `--product P --kind ${kinds.join('|')} --url URL [--every 7d] [--retailer NAME]`,
       run: async ({ pool, flags, env }) => {
         const kind = required(flags, 'kind');
-        if (kind !== 'dsld_label' && kind !== 'offer_page') throw new UsageError('--kind is dsld_label or offer_page');
+        if (!kinds.includes(kind)) throw new UsageError(`--kind is ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`);
         const out = await addSource(
           pool,
-          { product_id: required(flags, 'product'), kind, url: required(flags, 'url'), every: optional(flags, 'every') ?? '7d', retailer: optional(flags, 'retailer') ?? null },
+          { product_id: required(flags, 'product'), kind: kind as (typeof sourceKinds)[number], url: required(flags, 'url'), every: optional(flags, 'every') ?? '7d', retailer: optional(flags, 'retailer') ?? null },
           policyOf(monitorSettings(env)),
         );
         return { source_id: out.source_id, product_id: out.product_id, kind: out.kind, url: out.url, next_check_due: out.next_check_due };

@@ -9,7 +9,7 @@ import { committedDocument, generatedSources } from '../scripts/generated';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('generated client files', () => {
-  it('the committed openapi.json is exactly what the contract generates now (run npx tsx services/client/scripts/generate.ts --document after a contract change)', async () => {
+  it('the committed openapi.json and the load tests\' table of operations are exactly what the contract generates now (run npx tsx services/client/scripts/generate.ts --document after a contract change)', async () => {
     for (const [name, content] of Object.entries(committedDocument())) {
       const committed = await readFile(join(root, name), 'utf8');
       // Compare as booleans first so a drift reports the file name, not a 300 kB diff.

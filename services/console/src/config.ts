@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
 
 /** The console reads the stack's shared configuration (the same ConfigMap/Secrets in Kubernetes, .run/stack.env locally). */
 export const consoleEnv = z
@@ -7,8 +7,11 @@ export const consoleEnv = z
     ...baseEnv,
     PORT: env.port(8107),
     DATABASE_URL: env.databaseUrl,
+    ...databaseEnv,
     NATS_URL: env.natsUrl.default('nats://127.0.0.1:4222'),
     NATS_PREFIX: env.prefix,
+    /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+    NATS_STREAM_REPLICAS: env.natsStreamReplicas,
     PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
     NODE_ENV: z.string().default('development'),
     /**

@@ -2,17 +2,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomId } from '@evidence-record/contract';
 import { withTransaction, type Pool } from '@evidence-record/platform';
 import { CurationRefused, operatorText } from '@evidence-record/curation';
-import { endOperatorSessions } from './sessions';
+import { endOperatorSessions, type Operator } from './sessions';
 
 /**
  * Console operators. A credential is `erop_<operator_id>_<secret>`: the id
  * finds the row, the secret's SHA-256 is compared in constant time. Printed
  * once by `admin operator add`, never stored or logged.
  */
-export interface Operator {
-  operator_id: string;
-  name: string;
-}
+export type { Operator };
 
 const credentialPattern = /^erop_(op_[0-9a-z]{12})_([0-9A-Za-z_-]{43})$/;
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();

@@ -2,7 +2,16 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import connectPgSimple from 'connect-pg-simple';
 import type { Logger, Pool, PoolClient } from '@evidence-record/platform';
-import type { Operator } from './operators';
+
+/**
+ * Who a session is signed in as: an operator's id and name (operators.ts
+ * finds and checks them; the session only carries them). Defined here so the
+ * sessions need nothing of operators.ts, which ends an operator's sessions.
+ */
+export interface Operator {
+  operator_id: string;
+  name: string;
+}
 
 declare module 'express-session' {
   interface SessionData {

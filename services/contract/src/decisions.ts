@@ -44,11 +44,27 @@ export const priceBases = ['list', 'promotional', 'subscription', 'unspecified']
  */
 export const answerSourceKinds = ['manufacturer', 'retailer', 'regulator', 'publication'] as const;
 export type AnswerSourceKind = (typeof answerSourceKinds)[number];
-const sourceKindsInAnswers: Record<string, AnswerSourceKind> = { manufacturer: 'manufacturer', dsld_label: 'manufacturer', retailer: 'retailer', offer_page: 'retailer' };
+/**
+ * Every kind the Record stores a source as (sources_kind_check admits these and no other), how answers name it, and
+ * whether the source monitor reads it: a monitored kind has its reading in services/sources/src/kinds/ (TypeScript
+ * refuses a monitored kind without one), and `source add`, capture import and the depth rule take their lists from
+ * here. The others are sources capture import names (docs/monitor.md, "Adding a source kind").
+ */
+export const storedSourceKinds = {
+  manufacturer: { answers_as: 'manufacturer', monitored: false },
+  retailer: { answers_as: 'retailer', monitored: false },
+  dsld_label: { answers_as: 'manufacturer', monitored: true },
+  offer_page: { answers_as: 'retailer', monitored: true },
+} as const satisfies Record<string, { answers_as: AnswerSourceKind; monitored: boolean }>;
+export type StoredSourceKind = keyof typeof storedSourceKinds;
+/** The kinds the source monitor reads. */
+export type MonitoredSourceKind = { [K in StoredSourceKind]: (typeof storedSourceKinds)[K]['monitored'] extends true ? K : never }[StoredSourceKind];
+export const storedSourceKindNames = Object.keys(storedSourceKinds) as [StoredSourceKind, ...StoredSourceKind[]];
+export const monitoredSourceKinds = storedSourceKindNames.filter((k) => storedSourceKinds[k].monitored) as [MonitoredSourceKind, ...MonitoredSourceKind[]];
 
 /** A stored source kind as every answer names it; the database admits no other kind (sources_kind_check). */
 export function answerSourceKind(stored: string): AnswerSourceKind {
-  const kind = sourceKindsInAnswers[stored];
+  const kind = Object.hasOwn(storedSourceKinds, stored) ? storedSourceKinds[stored as StoredSourceKind].answers_as : undefined;
   if (!kind) throw new Error(`source kind ${stored} has no name in answers (decision 1008)`);
   return kind;
 }

@@ -8,7 +8,6 @@ export * from './events';
 export * from './headers';
 export * from './ids';
 export * from './keys';
-export * from './mcp-tools';
 export * from './openapi';
 export * from './requests';
 export * from './scopes';

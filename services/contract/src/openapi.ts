@@ -1,12 +1,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { answerObjects } from './answers';
-import { capabilityList, type Capability, type CapabilityName } from './capabilities';
+import { capabilityList, type Capability, type ParameterDoc } from './capabilities';
+import { decisionTexts } from './decision-texts';
 import * as decisions from './decisions';
 import { AnswerEnvelope, ErrorEnvelope, HealthAnswer, emptyFactArrays } from './envelope';
 import { errorCatalogue, errorCodes, type ErrorCode } from './errors';
 import { CACHE_CONTROL, headers } from './headers';
-import { answerExamples } from './openapi-examples';
 
 const toOpenApiPath = (path: string) => path.replace(/:([a-z_]+)/g, '{$1}');
 
@@ -17,40 +16,7 @@ const toOpenApiPath = (path: string) => path.replace(/:([a-z_]+)/g, '{$1}');
  */
 export const CHANGELOG_URL = 'CHANGELOG.md';
 
-/**
- * The decisions on what the spec leaves open, stated in words inside the
- * document (a consumer has the document, not this repository).
- */
-export const decisionTexts = {
-  default_page_size: `list_signal_changes and get_category_snapshot answer ${decisions.DEFAULT_PAGE_SIZE} items per page when limit is not given; limit is at most ${decisions.MAX_PAGE_SIZE}.`,
-  snapshot_window: `A category snapshot window is at most ${decisions.MAX_SNAPSHOT_WINDOW_DAYS} days, both ends inclusive; with neither from nor to it covers the last ${decisions.DEFAULT_SNAPSHOT_WINDOW_DAYS} days of releases.`,
-  search_result_cap: `search_record answers with at most ${decisions.SEARCH_RESULT_CAP} products and never pages: it is not a listing.`,
-  signal_dimensions: `Signal dimensions are ${decisions.signalDimensions.join(', ')}; an open enum: new members may appear.`,
-  categories: `The Record covers one category, ${decisions.SUPPORTED_CATEGORY}; an open enum.`,
-  ingredient_identity:
-    'A declared line\'s ingredient_id is the canonical ingredient it is identified as: by the label row\'s UNII, then its DSLD ingredient group (and form), then its printed name. A line matching no ingredient, or two, has none (never a guess). Identity is curated: at a later record_version a line may gain or change its ingredient_id; its declared_name and amount never change, and such a change is never a Signal.',
-  brand_filter: 'The brand filter takes a brand id (brd_…) as it appears in ProductIdentity.brand_id, never a brand name.',
-  depth_classes: 'REGISTERED: known to exist, no comparable label (refused by comparison). CAPTURED: one or more captured label states. TRACKED: monitored over time.',
-  history_state_classes: 'comparable: a full label with amounts. presence_only: ingredients named, amounts not fully readable. identity_only: no label content.',
-  edition_statuses: 'A ledger edition is open (computed live, changes until it closes) or closed (never changes; its edition_hash stays valid).',
-  price_bases: 'An observed price is list, promotional, subscription or unspecified; only list is ever called a list price, and a promotional-versus-list difference is never a price change.',
-  watch_receipt_period: 'period is a UTC calendar month, YYYY-MM; default the current month. A month that has not started is invalid_request; the current month is partial up to today.',
-  watch_check_schedule: 'The sources of a monitored product are read weekly: next_check_due is the last check plus 7 days.',
-  refused_comparison: 'A comparison naming a REGISTERED product is an HTTP 200 answer with status "refused", the named products, no comparison object and a limitation naming the REGISTERED product (the same on MCP).',
-  watch_refusals: 'Watch calls from a key whose organization is not bound to exactly one account: 403 account_binding_required. A non-entitled account: 403 plan_entitlement_required. Beyond the watch limit: 409 watch_limit_reached. A retired product: 409 product_not_watchable; an id not in the Record: 404 not_found.',
-  extraction_pattern: 'Requests that match a pattern of copying the Record are refused with 429 extraction_pattern_refused and Retry-After (a cool-down); continuing suspends the key (403 key_suspended).',
-  cursor: `A cursor is opaque, signed by the service, bound to the filters it was issued for and valid ${decisions.CURSOR_TTL_SECONDS / 3600} hours; any other cursor, or one sent with different filters, is invalid_request.`,
-  path_ids: 'Path ids are canonical ids only; a name or alias in a path is invalid_request naming the field (resolve names with resolve_product first).',
-  error_documentation: 'error.documentation is a relative address into this document: /api/v1/openapi.json#/x-error-codes/<code>.',
-  rate_headers: 'RateLimit-* describe the rate window (minute, hour or day) closest to exhaustion for this key; they are sent on every response to a request made with a valid key, refusals included.',
-  budget: 'A successful answer spends one unit of the organization\'s daily budget per distinct entity it names (product, signal or ingredient: the x-cost of the operation); naming it again the same UTC day costs nothing. The budget resets at 00:00 UTC; a 429 extraction_limit_reached says how long until then in Retry-After.',
-  mcp_protocol_versions: `The MCP endpoint (POST /mcp) accepts protocol versions ${decisions.MCP_PROTOCOL_VERSIONS.join(', ')}.`,
-  source_kinds: `A source's kind in every answer (SourceReference.kind, source health, coverage by kind) is one of ${decisions.answerSourceKinds.join(', ')}: a DSLD label is the manufacturer's declared label, an offer page a retailer's.`,
-  research_and_regulatory:
-    'Research context and regulatory records are curated entries with a permanent entry_id (rsc_…, reg_…), an authority, a date (YYYY, YYYY-MM or YYYY-MM-DD) and an https reference on an allow-list of authorities\' and publishers\' domains. A correction keeps each corrected field\'s value before and after (corrections[].changes); a retired entry is not served as current and is named in coverage.retired and limitations with its date and reason. A regulatory record is never an approval, a warning about a product or a finding of harm; a documented caution is the authority\'s own, referenced on its own domain. Each change is a new record_version.',
-  signal_address_page: 'A Signal\'s address (signal_url, GET /api/v1/signals/{signal_id}) opened without a valid key by a client that prefers text/html to application/json (a browser following the address cited in an alert email) answers the same 401, with the same headers and Vary: Accept, as a short HTML page saying what the address is and how to read it with a key (REST and MCP); it names nothing of the Record. Any other Accept (application/json, */*, none) gets the JSON envelope.',
-  additive_change: 'Additive changes ship without notice: new fields, new capabilities, new members of enums documented as open (error codes, dimensions, categories). Objects in answers are open: ignore fields you do not know. A breaking change gets a new path; deprecations are announced in the changelog and keep their old value for at least 90 days.',
-} as const;
+export { decisionTexts };
 
 const headerComponents = {
   'RateLimit-Limit': { description: 'Requests allowed in the reported window (RateLimit-Policy).', schema: { type: 'integer', minimum: 0 }, example: 30 },
@@ -76,64 +42,29 @@ const headerRefs = (names: HeaderName[], optional: HeaderName[] = []) =>
   Object.fromEntries([...names.map((n) => [n, { ...ref('headers', n) }]), ...optional.map((n) => [n, { ...ref('headers', n) }])]);
 const rateHeaders: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
 
-/** Every refusal an operation can return, from the gateway's checks and its capability's handler. */
+/** Every refusal an operation can return, from the gateway's checks and its capability's handler (its module's `refusals`). */
 export function refusalsOf(cap: Capability): ErrorCode[] {
   const codes: ErrorCode[] = ['invalid_credentials', 'insufficient_scope', 'plan_entitlement_required', 'key_suspended', 'invalid_request', 'payload_too_large', 'rate_limited', 'extraction_pattern_refused', 'internal_error'];
   if (cap.cost !== 'nothing') codes.push('extraction_limit_reached');
   if (cap.scope === 'watch:manage') codes.push('account_binding_required');
-  if (notFoundBy.has(cap.name as CapabilityName)) codes.push('not_found');
-  if (cap.name === 'watch_product') codes.push('watch_limit_reached', 'product_not_watchable');
+  codes.push(...cap.refusals);
   return codes;
 }
 
 /**
- * The capabilities whose handler answers 404 not_found: an id (in the path
- * or the body) the Record does not hold. unwatch_product is not one: removing
- * a watch that does not exist succeeds (spec, Behaviours 9).
+ * Parameters several capabilities take, described once by name: meaning,
+ * default and format. A parameter only one capability takes is described in
+ * its module (`parameters`), which wins over a shared description.
  */
-const notFoundBy = new Set<CapabilityName>([
-  'get_product_record',
-  'get_formula_history',
-  'get_serving_economics',
-  'explain_signal',
-  'compare_products',
-  'get_research_context',
-  'get_regulatory_context',
-  'get_ledger_edition',
-  'watch_product',
-]);
-
-/** Parameters described once by name: meaning, default and format. */
-const parameterDocs: Record<string, { description: string; example: unknown; default?: unknown }> = {
+const sharedParameterDocs: Record<string, ParameterDoc> = {
   product_id: { description: 'Canonical product id, prd_ and 12 base-36 characters. Names and aliases are invalid_request: resolve them with resolve_product first.', example: 'prd_0a1b2c3d4e5f' },
   signal_id: { description: 'Signal id, sig_ and 12 base-36 characters. A Signal that is not approved answers not_found, the same as an invented id.', example: 'sig_0a1b2c3d4e5f' },
   edition_id: { description: 'Ledger edition id, ed_YYYY_MM (the edition\'s UTC month).', example: 'ed_2026_10' },
-  since: {
-    description:
-      'Release date, YYYY-MM-DD (UTC), exclusive: only Signals released after this date. Store the newest review.released_at you processed and pass it here on the next run; release dates never move. Default: no lower bound.',
-    example: '2026-11-01',
-  },
-  until: { description: 'Release date, YYYY-MM-DD (UTC), inclusive: only Signals released on or before this date. Default: no upper bound.', example: '2026-11-30' },
-  brand: { description: decisionTexts.brand_filter, example: 'brd_ironvale' },
-  dimension: { description: decisionTexts.signal_dimensions, example: 'formula' },
-  category: { description: decisionTexts.categories, example: decisions.SUPPORTED_CATEGORY },
   limit: { description: `Page size, 1 to ${decisions.MAX_PAGE_SIZE}; default ${decisions.DEFAULT_PAGE_SIZE}.`, example: decisions.DEFAULT_PAGE_SIZE, default: decisions.DEFAULT_PAGE_SIZE },
   cursor: {
     description: `next_cursor of the previous page. ${decisionTexts.cursor} Follow next_cursor until it is null.`,
     example: 'c1.eyJyIjoiMjAyNi0xMS0wMyJ9.sig',
   },
-  from: { description: `First release date of the window, YYYY-MM-DD (UTC), inclusive. ${decisionTexts.snapshot_window}`, example: '2026-10-01' },
-  to: { description: 'Last release date of the window, YYYY-MM-DD (UTC), inclusive. Default: today, or from plus the maximum window.', example: '2026-10-31' },
-  period: { description: decisionTexts.watch_receipt_period, example: '2026-10' },
-};
-
-const requestExamples: Partial<Record<CapabilityName, unknown>> = {
-  search_record: { query: 'caffeine and beta-alanine pre-workout' },
-  resolve_product: { identifier: 'Ironvale Surge' },
-  compare_products: { product_ids: ['prd_0a1b2c3d4e5f', 'prd_1b2c3d4e5f6g'] },
-  get_research_context: { ingredient_ids: ['ing_caffeine', 'ing_beta_alanine'] },
-  get_regulatory_context: { product_id: 'prd_0a1b2c3d4e5f' },
-  watch_product: { product_id: 'prd_0a1b2c3d4e5f' },
 };
 
 const exampleRecordState = {
@@ -153,7 +84,7 @@ function answerExample(cap: Capability) {
     limitations: ['The Record shows what labels and sources declare; it performs no laboratory testing.'],
     confidence: { level: 'high', basis: 'Read from one committed state of the Record.' },
     ...exampleRecordState,
-    ...answerExamples[cap.name as CapabilityName],
+    ...cap.examples.answer,
     disclaimer: decisions.DISCLAIMER,
   };
 }
@@ -268,7 +199,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   });
 
   for (const cap of capabilityList) {
-    const objects = answerObjects[cap.name];
+    const objects = cap.answer;
     const answerSchema =
       Object.keys(objects).length === 0
         ? ref('schemas', 'AnswerEnvelope')
@@ -299,7 +230,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         params: cap.params as never,
         query: cap.query as never,
         ...(cap.body
-          ? { body: { required: true, description: 'JSON, at most 8192 bytes; unknown properties are refused.', content: { 'application/json': { schema: cap.body, example: requestExamples[cap.name] } } } }
+          ? { body: { required: true, description: 'JSON, at most 8192 bytes; unknown properties are refused.', content: { 'application/json': { schema: cap.body, example: cap.examples.request } } } }
           : {}),
       },
       responses: {
@@ -383,17 +314,19 @@ function openErrorCodes(doc: Record<string, unknown>) {
 }
 
 function describeParameters(doc: Record<string, unknown>) {
-  const paths = doc.paths as Record<string, Record<string, { parameters?: Array<Record<string, unknown>> }>>;
+  const paths = doc.paths as Record<string, Record<string, { operationId?: string; parameters?: Array<Record<string, unknown>> }>>;
+  const byName = new Map<string, Capability>(capabilityList.map((cap) => [cap.name, cap]));
   for (const ops of Object.values(paths)) {
     for (const op of Object.values(ops)) {
+      const own = byName.get(op.operationId ?? '')?.parameters ?? {};
       for (const p of op.parameters ?? []) {
-        const d = typeof p.name === 'string' ? parameterDocs[p.name] : undefined;
+        const d = typeof p.name === 'string' ? (own[p.name] ?? sharedParameterDocs[p.name]) : undefined;
         if (!d) continue;
         p.description = d.description;
         p.example = d.example;
         const schema = p.schema as Record<string, unknown>;
         if (d.default !== undefined) schema.default = d.default;
-        if (p.name === 'period') schema.format = 'YYYY-MM';
+        if (d.format !== undefined) schema.format = d.format;
       }
     }
   }

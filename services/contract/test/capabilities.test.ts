@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildOpenApiDocument, capabilityByTool, capabilityList, errorCatalogue, selfServiceScopes } from '../src/index';
 
 describe('capability table', () => {
@@ -17,6 +18,19 @@ describe('capability table', () => {
   it('never puts ledger or watch scopes on a self-service key', () => {
     expect(selfServiceScopes).not.toContain('ledger:read');
     expect(selfServiceScopes).not.toContain('watch:manage');
+  });
+
+  it('pages exactly the capabilities whose query takes a cursor: the gateway may shorten only those, and they can give the rest', () => {
+    const queryKeys = (cap: (typeof capabilityList)[number]) => Object.keys((z.toJSONSchema(cap.query, { io: 'input' }) as { properties?: object }).properties ?? {});
+    for (const cap of capabilityList) expect(queryKeys(cap).includes('cursor') && queryKeys(cap).includes('limit'), cap.name).toBe(cap.paged);
+  });
+
+  it("lists in each module only refusals its handler answers, never one of the gateway's own checks", () => {
+    const gatewayChecks = ['invalid_credentials', 'insufficient_scope', 'plan_entitlement_required', 'key_suspended', 'account_binding_required', 'invalid_request', 'payload_too_large', 'rate_limited', 'extraction_limit_reached', 'extraction_pattern_refused', 'internal_error', 'unsupported_capability', 'method_not_allowed'];
+    for (const cap of capabilityList) {
+      for (const code of cap.refusals) expect(gatewayChecks, `${cap.name} ${code}`).not.toContain(code);
+      expect(new Set(cap.refusals).size, cap.name).toBe(cap.refusals.length);
+    }
   });
 
   it('only get_record_version spends nothing', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngredientId, ProductId, historyStateClasses, priceBases } from '@evidence-record/contract';
+import { IngredientId, ProductId, historyStateClasses, priceBases, storedSourceKindNames } from '@evidence-record/contract';
 
 /**
  * A capture bundle: what an operator (or a capture job) read from sources,
@@ -116,8 +116,8 @@ export const CaptureInput = z
   .strictObject({
     product_id: ProductId,
     source: z.strictObject({
-      // dsld_label and offer_page are the kinds the source monitor reads (services/monitor).
-      kind: z.enum(['manufacturer', 'retailer', 'dsld_label', 'offer_page']),
+      // Every stored kind (the contract's storedSourceKinds): the ones the source monitor reads too.
+      kind: z.enum(storedSourceKindNames),
       url: z.url({ protocol: /^https?$/ }).max(2000),
       retailer: text(120).nullable().default(null),
     }),

@@ -11,6 +11,7 @@ export { placeLabelVersion, type LabelVersionPlacement } from './label-versions'
 export { refreshDepth } from './depth';
 export { labelOf, labelSide, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
+export { openLabelCandidates, listPriceBefore, listPriceMoves, openPriceCandidate, type ListPriceBefore, type SourceEvent } from './candidate-rules';
 export { releaseSignals, releaseEventId, type ReleaseResult } from './release';
 export { correctSignal, withdrawSignal, correctionNoticeId, type CorrectionResult } from './corrections';
 export { CurationRefused, NotFound } from './errors';
@@ -23,7 +24,6 @@ export {
   listReleasedSignals,
   listAlerts,
   listEditions,
-  sourceHealth,
   declaredLines,
   diffLines,
   type CandidateDetail,
@@ -33,6 +33,7 @@ export {
 } from './reads';
 export { openEdition, closeEdition, sealEdition, EditionRefused, type CloseResult } from './editions';
 export { computeEditionDocument, composeEditionDocument, type EditionDocument } from './edition-document';
+export { editionRows, editionRow, editionEntry, type EditionEntry, type EditionRow } from './edition-rows';
 export { editionIdOf, periodEnd, periodStart, dataAsOf, utcToday } from './period';
 export { addProduct, addProductIn, retireProduct, AddProductInput, type AddedProduct } from './catalogue';
 export {

@@ -209,6 +209,7 @@ export interface UnreleasedSignal {
   candidate_id: number;
   product_id: string;
   product_name: string;
+  brand_name: string;
   dimension: string;
   summary: string;
   window_start: string;
@@ -222,12 +223,12 @@ export interface UnreleasedSignal {
 /** Approved Signals waiting for a release, with the accounts each would alert. */
 export async function listUnreleasedSignals(pool: Pool): Promise<UnreleasedSignal[]> {
   const { rows } = await pool.query(
-    `SELECT s.signal_id, s.candidate_id, s.product_id, p.name AS product_name, s.dimension, s.summary,
+    `SELECT s.signal_id, s.candidate_id, s.product_id, p.name AS product_name, b.name AS brand_name, s.dimension, s.summary,
             s.window_start::text AS window_start, s.window_end::text AS window_end, c.reviewer, c.reviewed_at,
             coalesce((SELECT jsonb_agg(jsonb_build_object('account_id', a.account_id, 'email', a.email) ORDER BY a.account_id)
                         FROM watches w JOIN accounts a ON a.account_id = w.account_id
                        WHERE w.product_id = s.product_id AND a.org_id IS NOT NULL), '[]'::jsonb) AS recipients
-       FROM signals s JOIN candidates c ON c.candidate_id = s.candidate_id JOIN products p ON p.product_id = s.product_id
+       FROM signals s JOIN candidates c ON c.candidate_id = s.candidate_id JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
       WHERE s.released_on IS NULL AND c.status = 'approved'
       ORDER BY c.reviewed_at, s.signal_id`,
   );
@@ -237,9 +238,9 @@ export async function listUnreleasedSignals(pool: Pool): Promise<UnreleasedSigna
 /** Released Signals, newest first (the console's Signals page). */
 export async function listReleasedSignals(pool: Pool, limit = 100): Promise<Array<Record<string, unknown>>> {
   const { rows } = await pool.query(
-    `SELECT s.signal_id, s.product_id, p.name AS product_name, s.dimension, s.summary, s.status, s.released_on::text AS released_on,
+    `SELECT s.signal_id, s.product_id, p.name AS product_name, b.name AS brand_name, s.dimension, s.summary, s.status, s.released_on::text AS released_on,
             (SELECT count(*)::int FROM signal_corrections sc WHERE sc.signal_id = s.signal_id) AS corrections
-       FROM signals s JOIN products p ON p.product_id = s.product_id
+       FROM signals s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
       WHERE s.released_on IS NOT NULL ORDER BY s.released_on DESC, s.signal_id DESC LIMIT $1`,
     [limit],
   );
@@ -265,23 +266,4 @@ export async function listEditions(pool: Pool): Promise<Array<Record<string, unk
        FROM ledger_editions ORDER BY period`,
   );
   return rows;
-}
-
-/** Source health as the monitor leaves it: columns added by the monitor are read when present. */
-export async function sourceHealth(pool: Pool): Promise<Array<Record<string, unknown>>> {
-  const { rows } = await pool.query(
-    `SELECT s.source_id, s.product_id, p.name AS product_name, s.kind, s.url, s.health, s.health_since, s.last_read_at,
-            to_jsonb(s) ->> 'next_check_due' AS next_check_due,
-            (to_jsonb(s) ->> 'consecutive_unreadable')::int AS consecutive_unreadable,
-            (SELECT outcome FROM monitoring_checks m WHERE m.source_id = s.source_id ORDER BY checked_at DESC LIMIT 1) AS last_outcome,
-            (SELECT max(checked_at) FROM monitoring_checks m WHERE m.source_id = s.source_id) AS last_checked_at
-       FROM sources s JOIN products p ON p.product_id = s.product_id
-      ORDER BY s.health DESC, s.source_id`,
-  );
-  const now = Date.now();
-  return rows.map((r) => {
-    const due = r.next_check_due ? new Date(r.next_check_due as string) : null;
-    const state = r.health === 'unreadable' ? 'unreadable' : due && due.getTime() < now ? 'overdue' : due ? 'due' : 'unscheduled';
-    return { ...r, state };
-  });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { env, loadConfig, readStackConfig } from '@evidence-record/platform';
-import { MonitorSettingsSchema } from '@evidence-record/monitor';
+import { databaseEnv, env, loadConfig, readStackConfig } from '@evidence-record/platform';
+import { MonitorSettingsSchema } from '@evidence-record/sources';
 
 /** The demo source server's port in the local stack (`npm run up`); ER_PORT_OFFSET shifts it like every other port. */
 export const DEFAULT_DEMO_SOURCES_PORT = 8190;
@@ -14,6 +14,7 @@ export const DEFAULT_DEMO_SOURCES_PORT = 8190;
 export const configSchema = z.object({
   DEMO_SOURCES_PORT: env.port(DEFAULT_DEMO_SOURCES_PORT),
   DATABASE_URL: env.databaseUrl.default('postgres://postgres@127.0.0.1:5432/evidence_record'),
+  ...databaseEnv,
   ...MonitorSettingsSchema.shape,
 });
 export type DemoSourcesConfig = z.output<typeof configSchema>;

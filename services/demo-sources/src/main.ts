@@ -1,6 +1,6 @@
-import { configOrExit, createPool, withRecordChange } from '@evidence-record/platform';
+import { configOrExit, createPool, databasePoolOptions, withRecordChange } from '@evidence-record/platform';
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
-import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/monitor';
+import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/sources';
 import { loadDemoSourcesConfig } from './config';
 import { DEMO_BRAND, DEMO_LABEL_ID, DEMO_PRODUCT, DEMO_RETAILERS, changed, demoLabel, demoOffer, initialDemoState, type DemoState } from './demo';
 import { startSourceServer, type SourceServer } from './server';
@@ -48,7 +48,7 @@ async function serve(): Promise<void> {
 }
 
 function pool() {
-  return createPool(config.DATABASE_URL, { max: 4, applicationName: 'demo-sources' });
+  return createPool(config.DATABASE_URL, { max: 4, applicationName: 'demo-sources', ...databasePoolOptions(config) });
 }
 
 async function demoProductId(p: ReturnType<typeof pool>): Promise<string | null> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_UNSUBSCRIBE_KEY_LENGTH, UNSUBSCRIBE_TOKEN_TTL_DAYS } from '@evidence-record/contract';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
 
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -10,8 +10,11 @@ export const EmailWorkerConfigSchema = z
     ...baseEnv,
     PORT: env.port(8106),
     DATABASE_URL: env.databaseUrl,
+    ...databaseEnv,
     NATS_URL: env.natsUrl,
     NATS_PREFIX: env.prefix,
+    /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+    NATS_STREAM_REPLICAS: env.natsStreamReplicas,
     /** Locally the maildev sink that `npm run up` starts (web UI on :1080). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().min(3).default('Evidence Record <alerts@evidence-record.local>'),

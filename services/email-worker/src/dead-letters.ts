@@ -1,6 +1,6 @@
 import { connect, JSONCodec } from 'nats';
 import { AlertRequestedEvent } from '@evidence-record/contract';
-import { ensureStreams, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/platform';
 
 /**
  * Operator side of the alerts: list dead letters, show one alert, replay a
@@ -55,11 +55,18 @@ export class ReplayRefused extends Error {
  * is still inside JetStream's duplicate window and would be dropped.
  * A sent or cancelled alert is never replayed.
  */
-export async function replayAlert(pool: Pool, natsUrl: string, natsPrefix: string, alertId: string): Promise<{ alert_id: string; status: 'pending'; msg_id: string; previous_status: string }> {
+export async function replayAlert(
+  pool: Pool,
+  natsUrl: string,
+  natsPrefix: string,
+  alertId: string,
+  opts: { streamReplicas?: number } = {},
+): Promise<{ alert_id: string; status: 'pending'; msg_id: string; previous_status: string }> {
   // Reach NATS first: if it is away, nothing changes and the operator can simply retry.
-  const nc = await connect({ servers: natsUrl, name: 'admin-alert-replay', timeout: 5_000, maxReconnectAttempts: 2 });
+  const nc = await connect({ ...natsConnectOptions(natsUrl), name: 'admin-alert-replay', timeout: 5_000, maxReconnectAttempts: 2 });
   try {
-    const names = await ensureStreams(nc, natsPrefix);
+    // NATS_STREAM_REPLICAS applies if this call creates the streams; existing ones keep theirs (decision 2340).
+    const names = await ensureStreams(nc, natsPrefix, { replicas: opts.streamReplicas ?? 1 });
     const { rows } = await pool.query<{ previous_status: string; signal_id: string; account_id: string; product_id: string }>(
       `UPDATE alerts a SET status = 'pending', attempts = 0, claimed_at = NULL
          FROM (SELECT alert_id, status AS previous_status FROM alerts WHERE alert_id = $1 FOR UPDATE) prev

@@ -1,4 +1,4 @@
-import { Metrics, bootService, connectNats, createPool, serveService } from '@evidence-record/platform';
+import { Metrics, bootService, connectNats, createPool, databasePoolOptions, serveService } from '@evidence-record/platform';
 import { createEmailWorkerApp } from './app';
 import { loadEmailWorkerConfig } from './config';
 import { createMailer } from './smtp';
@@ -6,7 +6,7 @@ import { startEmailWorker } from './worker';
 
 const { config, log } = bootService('email-worker', loadEmailWorkerConfig);
 const metrics = new Metrics('email-worker').dependsOn('postgres', 'nats', 'smtp');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2, metrics });
+const pool = createPool(config.DATABASE_URL, { applicationName: 'email-worker', max: config.EMAIL_CONCURRENCY + 2, metrics, ...databasePoolOptions(config) });
 const nc = await connectNats(config.NATS_URL, 'email-worker');
 const mailer = createMailer(config.SMTP_URL, { timeoutMs: config.SMTP_TIMEOUT_MS, maxConnections: config.EMAIL_CONCURRENCY });
 
@@ -17,6 +17,7 @@ const worker = await startEmailWorker({
   log,
   metrics,
   natsPrefix: config.NATS_PREFIX,
+  streamReplicas: config.NATS_STREAM_REPLICAS,
   durable: config.EMAIL_DURABLE,
   ackWaitMs: config.EMAIL_ACK_WAIT_MS,
   concurrency: config.EMAIL_CONCURRENCY,

@@ -222,6 +222,8 @@ async function recordSent(o: DeliveryOptions, msg: JsMsg, alertId: string, smtpM
 export interface EmailWorkerOptions extends Omit<DeliveryOptions, 'metrics' | 'log'> {
   nc: NatsConnection;
   natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if this start creates them (existing ones keep theirs; the consumer follows its stream). */
+  streamReplicas?: number;
   durable: string;
   ackWaitMs: number;
   concurrency: number;
@@ -235,7 +237,7 @@ export interface EmailWorkerOptions extends Omit<DeliveryOptions, 'metrics' | 'l
  * JetStream hands each message to exactly one of them at a time.
  */
 export async function startEmailWorker(opts: EmailWorkerOptions): Promise<RunningConsumer> {
-  const names = await ensureStreams(opts.nc, opts.natsPrefix);
+  const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
   const consumerSpec = { nc: opts.nc, stream: names.alerts.stream, durable: opts.durable, filterSubject: streamNames(opts.natsPrefix).alerts.requested, ackWaitMs: opts.ackWaitMs };
   await ensureDurableConsumer(consumerSpec);
   const log = opts.log.child({ component: 'email-worker' });

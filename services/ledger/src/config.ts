@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, databaseReadEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 export const LedgerConfigSchema = z.object({
   ...baseEnv,
@@ -7,6 +7,8 @@ export const LedgerConfigSchema = z.object({
   LEDGER_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8103),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
+  ...databaseReadEnv,
   /** Signals named in an edition answer carry their permanent public address. */
   PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),

@@ -1,23 +1,14 @@
 import { z } from 'zod';
-import {
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_SNAPSHOT_WINDOW_DAYS,
-  MAX_PAGE_SIZE,
-  MAX_SNAPSHOT_WINDOW_DAYS,
-  capabilityList,
-  signalDimensions,
-  categories,
-  type Capability,
-  type CapabilityName,
-  type CostKind,
-} from '@evidence-record/contract';
+import { capabilityList, type Capability, type CostKind } from '@evidence-record/contract';
 
 /**
  * The 18 MCP tools, built once at start-up from the contract's capability
  * table: one tool per capability, its input schema generated from the same
- * zod schemas that validate the REST request, and guidance a model can act
- * on. A tool's arguments are the capability's path parameters, query
- * parameters and body fields flattened into one object (docs/mcp.md).
+ * zod schemas that validate the REST request, and the guidance a model can
+ * act on that the capability's module gives (`mcp`: title, use, one
+ * description per argument). A tool's arguments are the capability's path
+ * parameters, query parameters and body fields flattened into one object
+ * (docs/mcp.md).
  */
 
 /** Where an argument goes on the REST call. */
@@ -54,127 +45,6 @@ export interface ToolDefinition {
   listing: ToolListing;
 }
 
-interface Guidance {
-  title: string;
-  /** What to do with the answer, beyond the contract's one-line description. */
-  use: string;
-  /** One description per argument; every argument of the schema must have one. */
-  arguments: Record<string, string>;
-}
-
-const productId = 'Canonical product id: prd_ followed by 12 lowercase letters or digits, as returned by products.resolve or record.search. Names are refused: resolve them first.';
-const ingredientIds = 'Up to 5 ingredient ids (ing_ followed by a lowercase slug), as named in an earlier answer.';
-const ingredientProduct = 'Canonical product id (prd_…): reads the ingredients that product declares. Give ingredient_ids, product_id, or both.';
-const pageLimit = `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`;
-const cursor = 'The next_cursor of the previous page, unchanged. Only cursors this service issued are accepted; omit it for the first page.';
-
-const guidance: Record<CapabilityName, Guidance> = {
-  search_record: {
-    title: 'Search the Record',
-    use: 'Use it to find candidate products for a question; pass a returned product_id to the product tools.',
-    arguments: { query: 'Free text, up to 300 characters: a brand, product name, alias or declared ingredient.' },
-  },
-  resolve_product: {
-    title: 'Resolve a product name to its id',
-    use: 'Call this first whenever a product is named, then pass product.product_id to the other tools. status "ambiguous": ask the user to choose among candidates, never take the first. status "unsupported": the product is not covered by the Record (a fact about the Record, not about the product).',
-    arguments: { identifier: 'Brand, product name or alias exactly as the user gave it, up to 120 characters.' },
-  },
-  get_product_record: {
-    title: 'Get a product record',
-    use: 'A label ingredient with amount null was named without an amount: report it as undisclosed, never as zero.',
-    arguments: { product_id: productId },
-  },
-  get_formula_history: {
-    title: "Get a product's formula history",
-    use: 'An observation window is not an exact change date: say "changed between start and end" unless exact_change_date is set.',
-    arguments: { product_id: productId },
-  },
-  explain_signal: {
-    title: 'Explain one Signal',
-    use: 'Cite the signal_url as the permanent address. An unreleased or invented id answers not_found.',
-    arguments: { signal_id: 'Signal id: sig_ followed by 12 lowercase letters or digits, from signals.list, products.history or a signal_url.' },
-  },
-  list_signal_changes: {
-    title: 'List released Signals (the change feed)',
-    use: 'Ordered by release date, newest first, not by the date of the change.',
-    arguments: {
-      since: 'Release date YYYY-MM-DD. To poll, pass the newest review.released_at you have already processed.',
-      until: 'Release date YYYY-MM-DD: the latest release date to include.',
-      product_id: 'Only Signals about this canonical product id (prd_…).',
-      brand: 'Only Signals about this brand id (brd_ followed by a lowercase slug).',
-      dimension: `Only Signals of this dimension: ${signalDimensions.join(', ')} (open list).`,
-      category: `Only Signals in this category: ${categories.join(', ')} (open list).`,
-      limit: pageLimit,
-      cursor,
-    },
-  },
-  compare_products: {
-    title: 'Compare 2 or 3 products',
-    use: 'Report declared doses side by side; a dose comparison is not evidence of effectiveness, safety or suitability, and never names a winner.',
-    arguments: { product_ids: '2 or 3 distinct canonical product ids (prd_…), resolved first.' },
-  },
-  get_serving_economics: {
-    title: 'Get price per serving',
-    use: 'Price per serving is a calculation by the service, not a manufacturer figure; a promotional price is not a price change.',
-    arguments: { product_id: productId },
-  },
-  get_research_context: {
-    title: 'Get research context for ingredients',
-    use: 'Studied ranges describe research, not a recommendation for anyone.',
-    arguments: { ingredient_ids: ingredientIds, product_id: ingredientProduct },
-  },
-  get_regulatory_context: {
-    title: 'Get regulatory records for ingredients',
-    use: 'Report a filing as what it is; never as an approval, a warning about a product or a finding of harm.',
-    arguments: { ingredient_ids: ingredientIds, product_id: ingredientProduct },
-  },
-  get_category_snapshot: {
-    title: 'Get a category snapshot',
-    use: 'Page with next_cursor until it is null.',
-    arguments: {
-      from: `First release date of the window, YYYY-MM-DD. Without from/to: the last ${DEFAULT_SNAPSHOT_WINDOW_DAYS} days.`,
-      to: `Last release date of the window, YYYY-MM-DD. A window spans at most ${MAX_SNAPSHOT_WINDOW_DAYS} days.`,
-      limit: pageLimit,
-      cursor,
-    },
-  },
-  list_ledger_editions: {
-    title: 'List ledger editions',
-    use: 'Pass an edition_id to ledger.get for its content.',
-    arguments: {},
-  },
-  get_ledger_edition: {
-    title: 'Get one ledger edition',
-    use: 'Quote proportions with the cohort denominator they name.',
-    arguments: { edition_id: 'Edition id ed_YYYY_MM, as listed by ledger.list.' },
-  },
-  list_watched_products: {
-    title: 'List the watchlist',
-    use: 'Acts on the one account bound to the key; no argument names an account.',
-    arguments: {},
-  },
-  watch_product: {
-    title: 'Watch a product',
-    use: 'Safe to repeat: watching a watched product succeeds. Refused for a product outside the covered set or beyond the watch limit.',
-    arguments: { product_id: productId },
-  },
-  unwatch_product: {
-    title: 'Stop watching a product',
-    use: 'Safe to repeat: removing a product that is not watched succeeds.',
-    arguments: { product_id: productId },
-  },
-  get_watch_receipt: {
-    title: 'Get the monitoring receipt',
-    use: 'A period the monitoring ledger does not reach is reported as partly covered, not as zero.',
-    arguments: { period: 'Calendar month YYYY-MM; omit it for the current month.' },
-  },
-  get_record_version: {
-    title: 'Get the Record version',
-    use: 'Answers sharing a record_version came from one committed state of the Record.',
-    arguments: {},
-  },
-};
-
 const costSentence: Record<CostKind, string> = {
   product: 'Spends one unit of the daily product budget per distinct product the answer names (the same product again the same UTC day costs nothing).',
   signal: 'Spends one unit of the daily Signal budget per distinct Signal the answer names (the same Signal again the same UTC day costs nothing).',
@@ -189,7 +59,7 @@ function objectSchema(schema: z.ZodType): { properties: Record<string, JsonSchem
 }
 
 function buildTool(capability: Capability): ToolDefinition {
-  const help = guidance[capability.name as CapabilityName];
+  const help = capability.mcp;
   const sources: [ArgumentLocation, z.ZodType | null][] = [
     ['path', capability.params],
     ['query', capability.query],

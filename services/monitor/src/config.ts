@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig } from '@evidence-record/platform';
-import { MonitorSettingsFields, deadlineBelowLease } from './settings';
+import { baseEnv, databaseEnv, env, loadConfig } from '@evidence-record/platform';
+import { MonitorSettingsFields, deadlineBelowLease } from '@evidence-record/sources';
 
 /** The monitor service's environment: the platform's variables and the monitor settings the CLI shares (docs/monitor.md). */
 export const MonitorConfigSchema = z
@@ -8,6 +8,7 @@ export const MonitorConfigSchema = z
     ...baseEnv,
     PORT: env.port(8110),
     DATABASE_URL: env.databaseUrl,
+    ...databaseEnv,
     ...MonitorSettingsFields.shape,
   })
   .superRefine(deadlineBelowLease);

@@ -1,16 +1,13 @@
-import { Metrics, configOrExit, createLogger, createPool, initTracing, startService } from '@evidence-record/platform';
+import { Metrics, configOrExit, createLogger, createPool, databasePoolOptions, initTracing, startService } from '@evidence-record/platform';
+import { createMonitor, dueBacklog, monitorMetrics, startLoop } from '@evidence-record/sources';
 import { createMonitorApp } from './app';
 import { loadMonitorConfig } from './config';
-import { dueBacklog } from './leases';
-import { monitorMetrics } from './metrics';
-import { createMonitor } from './monitor';
-import { startLoop } from './runner';
 
 const config = configOrExit('monitor', () => loadMonitorConfig());
 const log = createLogger('monitor', config.LOG_LEVEL);
 initTracing({ service: 'monitor', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT, exportDelayMs: config.OTEL_BSP_SCHEDULE_DELAY, log });
 const metrics = new Metrics('monitor').dependsOn('postgres');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'monitor', max: config.MONITOR_DB_CONNECTIONS, asyncCommit: true, metrics, statementTimeoutMs: 30_000 });
+const pool = createPool(config.DATABASE_URL, { applicationName: 'monitor', max: config.MONITOR_DB_CONNECTIONS, asyncCommit: true, metrics, statementTimeoutMs: 30_000, ...databasePoolOptions(config) });
 const mm = monitorMetrics(metrics);
 const monitor = createMonitor(pool, config, { metrics: mm, log });
 log.info(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { addSource, leaseDue, performCheck, policyOf, runOnce, type MonitorSettings } from '@evidence-record/monitor';
+import { addSource, leaseDue, performCheck, policyOf, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { localhostOnly, product, testMonitor, testSettings } from './support';

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseDsldLabel, type DsldReading } from '@evidence-record/monitor';
+import { parseDsldLabel, type DsldReading } from '@evidence-record/sources';
 
 /**
  * Every real DSLD label record in fixtures/dsld-real (unedited, each with its

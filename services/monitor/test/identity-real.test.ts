@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { identify, indexOfCatalogue, ingredientCatalogue, type DeclaredIdentifiers } from '@evidence-record/curation';
-import { parseDsldLabel } from '../src/dsld';
+import { parseDsldLabel } from '@evidence-record/sources';
 
 /**
  * Ingredient identity measured on real pre-workout labels (decision 1500,

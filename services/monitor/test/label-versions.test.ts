@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
 import { refuseCandidate } from '@evidence-record/curation';
 import { createRecordApp } from '@evidence-record/record';
-import { attachDsldLabel, policyOf, runOnce, type AttachDeps } from '@evidence-record/monitor';
+import { attachDsldLabel, policyOf, runOnce, type AttachDeps } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { localhostOnly, testMonitor, testSettings } from './support';

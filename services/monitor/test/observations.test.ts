@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
 import { createRecordApp } from '@evidence-record/record';
-import { addSource, policyOf, runOnce } from '@evidence-record/monitor';
+import { addSource, policyOf, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { product, testMonitor, testSettings } from './support';

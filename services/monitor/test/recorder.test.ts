@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, takeRecordWriterLock, withRecordChange, withSharedRecordChange, type Pool } from '@evidence-record/platform';
-import { LeaseLost, addSource, leaseDue, policyOf, type Reading } from '@evidence-record/monitor';
+import { LeaseLost, addSource, leaseDue, policyOf, type Reading } from '@evidence-record/sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { localhostOnly, product, testMonitor, testSettings } from './support';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
-import { IngredientNames, addSource, policyOf, rederiveStates, runOnce } from '@evidence-record/monitor';
+import { IngredientNames, addSource, policyOf, rederiveStates, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { localhostOnly, product, testMonitor, testSettings } from './support';

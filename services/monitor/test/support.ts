@@ -1,6 +1,6 @@
 import type { Pool } from '@evidence-record/platform';
 import { addProduct } from '@evidence-record/curation';
-import { createMonitor, defaultSettings, type MonitorSettings, type Resolver } from '@evidence-record/monitor';
+import { createMonitor, defaultSettings, type MonitorSettings, type Resolver } from '@evidence-record/sources';
 
 /** Test settings: the local stack's localhost admission, no politeness wait, short timeouts. */
 export function testSettings(over: Partial<MonitorSettings> = {}): MonitorSettings {

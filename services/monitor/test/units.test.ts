@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, retryAfterMs, resolveChecked } from '@evidence-record/monitor';
+import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, retryAfterMs, resolveChecked } from '@evidence-record/sources';
 
 describe('isPublicAddress', () => {
   it('admits global unicast only', () => {

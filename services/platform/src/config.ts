@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { PoolOptions } from './db';
+import { parseNatsUrl } from './nats';
 
 /**
  * Configuration comes from the environment only, parsed once at start-up.
@@ -56,7 +58,55 @@ export const env = {
   port,
   databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
-  natsUrl: z.string().regex(/^(nats|tls):\/\//, 'must be a nats:// URL'),
+  /** One server or a cluster's, comma-separated (nats://n1:4222,nats://n2:4222,…); every connection knows all of them (decision 2340). */
+  natsUrl: z.string().superRefine((value, ctx) => {
+    const parsed = parseNatsUrl(value);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+  }),
+  /**
+   * NATS_STREAM_REPLICAS: replicas of a JetStream stream when a service creates it (3 on a three-node cluster; 1 on
+   * one server, which refuses more). An existing stream keeps its replicas whatever this says (decision 2340).
+   */
+  natsStreamReplicas: z.coerce.number().int().min(1, 'from 1 to 5').max(5, 'from 1 to 5 (JetStream keeps at most 5 replicas)').default(1),
   httpUrl: z.string().url(),
   prefix: z.string().regex(/^[A-Za-z0-9_:.-]*$/, 'letters, digits, _ : . - only').default(''),
 };
+
+/**
+ * How every service that talks to Postgres connects (decision 2320). `DATABASE_NAMED_STATEMENTS=off` behind a
+ * pooler in transaction mode that does not track prepared statements (PgBouncer before 1.21, or without
+ * `max_prepared_statements`).
+ */
+export const databaseEnv = {
+  DATABASE_NAMED_STATEMENTS: z.enum(['on', 'off']).default('on'),
+};
+
+const unsetWhenEmpty = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * The read replica of the services that read only snapshots of the Record (record, signals, ledger):
+ * a streaming standby of DATABASE_URL's database, used for a read only once it has replayed the primary's
+ * newest record version (decision 2320). Unset (or empty): every read goes to DATABASE_URL.
+ */
+export const databaseReadEnv = {
+  DATABASE_READ_URL: z.preprocess(unsetWhenEmpty, env.databaseUrl.optional()),
+  /** How long a read waits for the replica (its connection, then its caught-up check) before the primary answers. */
+  DATABASE_READ_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(500),
+  /** After the replica failed, reads go to the primary this long before the replica is tried again. */
+  DATABASE_READ_RETRY_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+};
+
+/** createPool's options from a service's database settings (databaseEnv, and databaseReadEnv where the service reads it). */
+export function databasePoolOptions(config: {
+  DATABASE_NAMED_STATEMENTS: 'on' | 'off';
+  DATABASE_READ_URL?: string | undefined;
+  DATABASE_READ_TIMEOUT_MS?: number;
+  DATABASE_READ_RETRY_MS?: number;
+}): Pick<PoolOptions, 'namedStatements' | 'readReplica'> {
+  return {
+    namedStatements: config.DATABASE_NAMED_STATEMENTS === 'on',
+    ...(config.DATABASE_READ_URL
+      ? { readReplica: { url: config.DATABASE_READ_URL, timeoutMs: config.DATABASE_READ_TIMEOUT_MS, retryAfterMs: config.DATABASE_READ_RETRY_MS } }
+      : {}),
+  };
+}

@@ -1,6 +1,6 @@
 import type express from 'express';
 import { configOrExit } from './config';
-import { startService, type RunningService, type StartServiceOptions } from './http';
+import { startService, type RunningService, type StartServiceOptions } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { initTracing } from './tracing';
 

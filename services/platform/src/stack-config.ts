@@ -70,18 +70,37 @@ export function isSecretName(name: string): boolean {
   return /(^|_)(SECRET|KEYS?|PASSWORD|TOKEN)(_PREVIOUS)?$/.test(name);
 }
 
-/** A value as it may be printed: a secret as `***` (its length hidden too), a URL with its password masked. */
+/**
+ * A value as it may be printed: a secret as `***` (its length hidden too), a URL with its password masked
+ * (and a NATS token or a Redis password given where a user name would be), and so each URL of a comma-separated list
+ * (NATS_URL and REDIS_URL may name several servers, each with credentials), which the URL parser would
+ * otherwise read as one URL and give back unmasked.
+ */
 export function printableValue(name: string, value: string): string {
   if (value === '') return value;
   if (isSecretName(name)) return '***';
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (!scheme) return value;
+  return value
+    .split(',')
+    .map((part) => maskedUrl(part, scheme))
+    .join(',');
+}
+
+/** One URL of a list with its secrets masked; an entry after the first may be host:port and takes the list's scheme. */
+function maskedUrl(part: string, listScheme: string): string {
+  const hasScheme = /^\s*[a-z][a-z0-9+.-]*:\/\//i.test(part);
   try {
-    const u = new URL(value);
-    if (!u.password) return value;
-    u.password = '***';
-    return u.toString();
+    const u = new URL(hasScheme ? part.trim() : `${listScheme}://${part.trim()}`);
+    const scheme = u.protocol.slice(0, -1).toLowerCase();
+    // A user name alone is a secret for NATS (a token) and Redis (ioredis reads `redis://secret@host` as the password).
+    const token = !u.password && u.username !== '' && ['nats', 'tls', 'redis', 'rediss'].includes(scheme);
+    if (!u.password && !token) return part;
+    if (u.password) u.password = '***';
+    else u.username = '***';
+    return hasScheme ? u.toString() : u.toString().slice(`${listScheme}://`.length);
   } catch {
-    // Not one WHATWG URL (a Redis Cluster's or the Sentinels' node list, `redis://:pw@h1:p1,h2:p2`): mask what stands between ':' and '@'.
-    return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+    // Not parsed: printed only if it holds no userinfo at all.
+    return part.includes('@') ? '***' : part;
   }
 }

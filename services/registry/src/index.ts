@@ -12,11 +12,17 @@ const serviceName = z.string().regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lower-case wo
 
 /** External dependencies a service uses; each one means env vars (and, in the chart, egress). */
 const Needs = z.strictObject({
-  /** DATABASE_URL (Postgres, the shared Record). */
+  /** DATABASE_URL (Postgres, the shared Record) and DATABASE_NAMED_STATEMENTS (off behind a pooler that cannot keep them, decision 2320). */
   database: z.boolean().optional(),
+  /**
+   * DATABASE_READ_URL (optional): a read replica for the reads of a snapshot, which only the capabilities that
+   * never read what they just wrote may use (record, signals, ledger; issue 24). In the chart: the replica's
+   * host, secret and egress.
+   */
+  databaseRead: z.boolean().optional(),
   /** REDIS_URL, REDIS_PREFIX and REDIS_MODE (with REDIS_SENTINEL_NAME for Sentinels; decision 2300). */
   redis: z.boolean().optional(),
-  /** NATS_URL and NATS_PREFIX. */
+  /** NATS_URL (one server or a cluster's), NATS_PREFIX and NATS_STREAM_REPLICAS. */
   nats: z.boolean().optional(),
   /** SMTP_URL and MAIL_FROM. */
   smtp: z.boolean().optional(),
@@ -136,9 +142,10 @@ export function signingKeysOf(s: ServiceEntry, all: readonly ServiceEntry[] = se
 
 /** The variables each need stands for (the names of Needs' comments above): what a service with that need reads. */
 export const needVariables: { readonly [K in keyof Needs]-?: readonly string[] } = {
-  database: ['DATABASE_URL'],
+  database: ['DATABASE_URL', 'DATABASE_NAMED_STATEMENTS'],
+  databaseRead: ['DATABASE_READ_URL'],
   redis: ['REDIS_URL', 'REDIS_PREFIX', 'REDIS_MODE', 'REDIS_SENTINEL_NAME'],
-  nats: ['NATS_URL', 'NATS_PREFIX'],
+  nats: ['NATS_URL', 'NATS_PREFIX', 'NATS_STREAM_REPLICAS'],
   smtp: ['SMTP_URL', 'MAIL_FROM'],
   cursorSecret: ['CURSOR_SECRET'],
   // Per service (variablesOf): a verifying service reads its own <NAME>_SIGNING_KEYS, the signer those of its callees.

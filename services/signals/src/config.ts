@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, databaseReadEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 export const SignalsConfigSchema = z.object({
   ...baseEnv,
@@ -7,8 +7,12 @@ export const SignalsConfigSchema = z.object({
   SIGNALS_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8102),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
+  ...databaseReadEnv,
   NATS_URL: env.natsUrl.default('nats://127.0.0.1:4222'),
   NATS_PREFIX: env.prefix,
+  /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+  NATS_STREAM_REPLICAS: env.natsStreamReplicas,
   // Signs feed and snapshot cursors; a cursor signed with another secret is refused.
   CURSOR_SECRET: z.string().min(32, 'at least 32 characters'),
   PUBLIC_BASE_URL: env.httpUrl.default('http://127.0.0.1:8080'),

@@ -1,14 +1,14 @@
-import { Metrics, bootService, createPool, serveService } from '@evidence-record/platform';
+import { Metrics, bootService, createPool, databasePoolOptions, serveService } from '@evidence-record/platform';
 import { createSignalsApp } from './app';
 import { loadSignalsConfig } from './config';
 import { OutboxRelay } from './outbox/relay';
 
 const { config, log } = bootService('signals', loadSignalsConfig);
 const metrics = new Metrics('signals').dependsOn('postgres', 'nats');
-const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics });
+const pool = createPool(config.DATABASE_URL, { applicationName: 'signals', max: config.DB_POOL_MAX, metrics, ...databasePoolOptions(config) });
 
 // The API starts without waiting for NATS; the relay connects on its own and drains when it can.
-const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
+const relay = new OutboxRelay({ pool, log, metrics, natsUrl: config.NATS_URL, natsPrefix: config.NATS_PREFIX, streamReplicas: config.NATS_STREAM_REPLICAS, intervalMs: config.OUTBOX_RELAY_INTERVAL_MS });
 relay.start();
 
 const app = createSignalsApp({

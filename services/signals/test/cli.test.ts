@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { streamNames } from '@evidence-record/contract';
-import { createPool, type Pool } from '@evidence-record/platform';
+import { createPool, natsConnectOptions, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { NATS_URL } from '@evidence-record/test-support/infra';
 import { createCatalogue, labelCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const nc = await connect({ servers: NATS_URL }).catch(() => null);
+  const nc = await connect(natsConnectOptions(NATS_URL)).catch(() => null);
   if (nc) {
     const jsm = await nc.jetstreamManager();
     for (const s of [names.signals.stream, names.alerts.stream]) await jsm.streams.delete(s).catch(() => undefined);
@@ -97,7 +97,7 @@ describe('admin curation verbs', () => {
     const released = await admin(['signal', 'release', '--signal', signalId, '--by', 'cli-test']);
     expect(released.code).toBe(0);
     expect(released.json).toMatchObject({ release_date: today, signal_ids: [signalId], outbox: { nats: 'published', published: 1, pending: 0 } });
-    const nc = await connect({ servers: NATS_URL });
+    const nc = await connect(natsConnectOptions(NATS_URL));
     try {
       const info = await (await nc.jetstreamManager()).streams.info(names.signals.stream);
       expect(info.state.messages).toBe(1);
@@ -134,6 +134,16 @@ describe('admin curation verbs', () => {
     const closing = await admin(['edition', 'close', `ed_${month.replace('-', '_')}`]);
     expect([closing.code, closing.json.error]).toEqual([1, 'period_not_ended']);
     expect(closing.json.message).toMatch(/has not ended/);
+  }, 60_000);
+
+  it('a NATS setting the services would refuse stops a publishing verb first (exit 2), naming the variable, never a password', async () => {
+    const release = await admin(['signal', 'release'], { NATS_URL: 'nats://u:hunter2@h1:4222,nats://u:other@h2:4222' });
+    expect([release.code, release.json.error]).toEqual([2, 'usage']);
+    expect(release.json.message).toMatch(/NATS_URL: server 2:/);
+    expect(JSON.stringify(release.json)).not.toMatch(/hunter2|other@/);
+    const drain = await admin(['outbox', 'drain'], { NATS_STREAM_REPLICAS: '9' });
+    expect([drain.code, drain.json.error]).toEqual([2, 'usage']);
+    expect(drain.json.message).toMatch(/NATS_STREAM_REPLICAS/);
   }, 60_000);
 
   it('outbox drain reports NATS being unreachable as a failure; usage mistakes exit 2', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from 'nats';
 import { SignalReleasedEvent, streamNames } from '@evidence-record/contract';
-import { Metrics, createLogger, ensureStreams } from '@evidence-record/platform';
+import { Metrics, createLogger, ensureStreams, natsConnectOptions } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { releaseSignals } from '@evidence-record/curation';
 import { OutboxRelay, publishNow } from '../src/index';
@@ -33,7 +33,7 @@ const release = async (date: string) => {
 
 /** Every message in the SIGNALS stream, decoded and checked against the contract's event schema. */
 async function streamEvents(): Promise<SignalReleasedEvent[]> {
-  observer ??= await connect({ servers: nats.url, reconnect: true, maxReconnectAttempts: -1 });
+  observer ??= await connect({ ...natsConnectOptions(nats.url), reconnect: true, maxReconnectAttempts: -1 });
   const jsm = await observer.jetstreamManager();
   const info = await jsm.streams.info(names.signals.stream);
   const out: SignalReleasedEvent[] = [];
@@ -148,7 +148,7 @@ describe('Signal release events', () => {
   });
 
   it('ensureStreams is idempotent on the relay stream set', async () => {
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(natsConnectOptions(nats.url));
     try {
       const again = await ensureStreams(nc, natsPrefix);
       expect(again.signals.stream).toBe(names.signals.stream);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
+import { baseEnv, databaseEnv, env, loadConfig, signingKeysEnv } from '@evidence-record/platform';
 
 /** The watch service's environment, parsed once at start-up. */
 export const WatchConfigSchema = z.object({
@@ -8,8 +8,11 @@ export const WatchConfigSchema = z.object({
   WATCH_SIGNING_KEYS: signingKeysEnv,
   PORT: env.port(8104),
   DATABASE_URL: env.databaseUrl,
+  ...databaseEnv,
   NATS_URL: env.natsUrl,
   NATS_PREFIX: env.prefix,
+  /** Replicas of a stream this service creates; an existing stream keeps its own (decision 2340). */
+  NATS_STREAM_REPLICAS: env.natsStreamReplicas,
   /** Durable consumer on the SIGNALS stream shared by every watch replica. */
   FANOUT_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('watch-fanout'),
   /** How long a replica may hold a Signal event before JetStream gives it to another (a 10,000-watcher fan-out takes seconds). */

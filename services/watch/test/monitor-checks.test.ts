@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerEnvelope } from '@evidence-record/contract';
 import { addProduct } from '@evidence-record/curation';
-import { addSource, createMonitor, defaultSettings, policyOf, runOnce, type MonitorSettings } from '@evidence-record/monitor';
+import { addSource, createMonitor, defaultSettings, policyOf, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { callerHeaders, insertCustomer, insertWatch, type CustomerFixture } from '@evidence-record/test-support/watch-fixtures';

@@ -1,8 +1,7 @@
 import { Refusal, buildAnswer, editionHash } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf, type PoolClient } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
-import { computeEditionDocument, dataAsOf, type EditionDocument } from '@evidence-record/curation';
-import { findEdition, type EditionRow } from '../queries/editions';
+import { computeEditionDocument, dataAsOf, editionRow, type EditionDocument, type EditionRow } from '@evidence-record/curation';
 import { currentSignals } from '../queries/signals';
 
 /** How a client recomputes `edition_hash` from the answer; also in docs/signals-and-ledger.md. */
@@ -46,7 +45,7 @@ export function getLedgerEdition(deps: LedgerDeps): HandlerOf<'get_ledger_editio
   return async ({ capability, params }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const today = deps.today();
-      const edition = await findEdition(client, params.edition_id, today);
+      const edition = await editionRow(client, params.edition_id, today);
       if (!edition) throw new Refusal('not_found');
 
       const closed = edition.status === 'closed';

@@ -1,8 +1,7 @@
 import { buildAnswer } from '@evidence-record/contract';
 import { withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { LedgerDeps } from '../deps';
-import { dataAsOf } from '@evidence-record/curation';
-import { listEditions } from '../queries/editions';
+import { editionEntry, editionRows } from '@evidence-record/curation';
 
 /**
  * list_ledger_editions: every edition with its period, status, data-as-of
@@ -14,12 +13,8 @@ export function listLedgerEditions(deps: LedgerDeps): HandlerOf<'list_ledger_edi
   return async ({ capability }, ctx) =>
     withSnapshot(deps.pool, async (client, record) => {
       const today = deps.today();
-      const rows = await listEditions(client, today);
-      const editions = rows.map((e) =>
-        e.status === 'closed'
-          ? { edition_id: e.edition_id, period: e.period, status: e.status, data_as_of: e.data_as_of, count_released: e.count_released }
-          : { edition_id: e.edition_id, period: e.period, status: e.status, data_as_of: dataAsOf(e.period, today), count_released: e.live_count_released },
-      );
+      // The same rows and entries the review console's editions page shows.
+      const editions = (await editionRows(client, today)).map((e) => editionEntry(e, today));
       const open = editions.filter((e) => e.status === 'open').length;
       const answer = buildAnswer({
         request_id: ctx.requestId,

@@ -1,4 +1,8 @@
 import type { ClientBase } from 'pg';
+import { storedSourceKindNames, storedSourceKinds } from '@evidence-record/contract';
+
+/** The stored kinds answers name `manufacturer` (a DSLD label is the manufacturer's declared label). */
+const manufacturerKinds = storedSourceKindNames.filter((k) => storedSourceKinds[k].answers_as === 'manufacturer');
 
 /** Counts over the whole Record. Every table read here is a Record table, so one record version has one answer. */
 export interface CoverageRow {
@@ -40,7 +44,8 @@ export async function recordCoverage(db: ClientBase): Promise<CoverageRow> {
              ${day('(SELECT max(checked_at) FROM monitoring_checks)')} AS newest_check_on,
              (SELECT count(*)::int FROM sources) AS sources,
              (SELECT count(*)::int FROM sources WHERE health = 'unreadable') AS unreadable_sources,
-             (SELECT count(*)::int FROM sources WHERE health = 'unreadable' AND kind IN ('manufacturer', 'dsld_label')) AS unreadable_manufacturer_sources`,
+             (SELECT count(*)::int FROM sources WHERE health = 'unreadable' AND kind = ANY($1::text[])) AS unreadable_manufacturer_sources`,
+    values: [manufacturerKinds],
   });
   return rows[0]!;
 }

@@ -1,5 +1,5 @@
 import { connect } from 'nats';
-import { ensureStreams, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/platform';
 import { pendingCount } from '../queries/outbox';
 import { publishPending } from './publisher';
 
@@ -17,15 +17,16 @@ export interface PublishNowResult {
  * `outbox drain`). If NATS cannot be reached the events stay in the outbox
  * and the signals service's relay publishes them when NATS is back.
  */
-export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string, eventIds?: string[]): Promise<PublishNowResult> {
+export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string, eventIds?: string[], opts: { streamReplicas?: number } = {}): Promise<PublishNowResult> {
   let nc;
   try {
-    nc = await connect({ servers: natsUrl, name: 'admin-outbox', reconnect: false, timeout: 2_000 });
+    nc = await connect({ ...natsConnectOptions(natsUrl), name: 'admin-outbox', reconnect: false, timeout: 2_000 });
   } catch (err) {
     return { nats: 'unreachable', published: 0, duplicates: 0, pending: (await pendingCount(pool)).pending, error: String(err) };
   }
   try {
-    const names = await ensureStreams(nc, natsPrefix);
+    // NATS_STREAM_REPLICAS applies if this call creates the streams; existing ones keep theirs (decision 2340).
+    const names = await ensureStreams(nc, natsPrefix, { replicas: opts.streamReplicas ?? 1 });
     const result = await publishPending(pool, nc.jetstream(), names, eventIds ? { eventIds } : {});
     return {
       nats: result.failed > 0 ? 'failed' : 'published',

@@ -1,5 +1,5 @@
 import { Events, NatsError, connect, type NatsConnection } from 'nats';
-import { ensureStreams, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsConnectOptions, type Logger, type Metrics, type Pool } from '@evidence-record/platform';
 import type { StreamNames } from '@evidence-record/contract';
 import { pendingCount } from '../queries/outbox';
 import { publishPending } from './publisher';
@@ -18,6 +18,8 @@ export interface OutboxRelayOptions {
   metrics: Metrics;
   natsUrl: string;
   natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if the relay creates them; existing streams keep theirs (decision 2340). */
+  streamReplicas?: number;
   intervalMs: number;
 }
 
@@ -65,7 +67,8 @@ export class OutboxRelay {
       // The first attempt fails fast so that start-up and stop() never wait on
       // NATS; once connected, the client reconnects on its own forever.
       const nc = await connect({
-        servers: this.opts.natsUrl,
+        // Every server of NATS_URL: on a cluster the client moves to another node when its own goes away.
+        ...natsConnectOptions(this.opts.natsUrl),
         name: 'signals-outbox-relay',
         reconnect: true,
         maxReconnectAttempts: -1,
@@ -97,7 +100,8 @@ export class OutboxRelay {
         this.opts.log.warn('outbox relay lost NATS; events wait in the outbox');
       } else if (s.type === Events.Reconnect) {
         this.setState('connected');
-        // A restarted server may have lost its streams; make sure they exist before publishing.
+        // A restarted server may have lost its streams; make sure they exist before publishing
+        // (which never rewrites an existing stream's replicas: an R3 stream stays R3).
         this.streamsReady = false;
         this.opts.log.info('outbox relay reconnected to NATS');
         this.schedule(0);
@@ -122,7 +126,7 @@ export class OutboxRelay {
     const nc = this.nc;
     if (!nc || this.state !== 'connected') return { published: 0, failed: 0 };
     if (!this.streamsReady) {
-      this.names = await ensureStreams(nc, this.opts.natsPrefix);
+      this.names = await ensureStreams(nc, this.opts.natsPrefix, { replicas: this.opts.streamReplicas ?? 1, log: this.opts.log });
       this.streamsReady = true;
     }
     const result = await publishPending(this.opts.pool, nc.jetstream(), this.names!);

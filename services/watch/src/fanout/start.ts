@@ -7,6 +7,8 @@ export interface SignalFanoutOptions {
   nc: NatsConnection;
   pool: Pool;
   natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if this start creates them (existing ones keep theirs; the consumer follows its stream). */
+  streamReplicas?: number;
   durable: string;
   ackWaitMs: number;
   log: Logger;
@@ -19,7 +21,7 @@ export interface SignalFanoutOptions {
  * one at a time (each one may fan out to thousands of accounts).
  */
 export async function startSignalFanout(opts: SignalFanoutOptions): Promise<RunningConsumer> {
-  const names = await ensureStreams(opts.nc, opts.natsPrefix);
+  const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
   const consumerSpec = { nc: opts.nc, stream: names.signals.stream, durable: opts.durable, filterSubject: names.signals.released, ackWaitMs: opts.ackWaitMs };
   await ensureDurableConsumer(consumerSpec);
   const log = opts.log.child({ component: 'signal-fanout' });

@@ -1,0 +1,44 @@
+import { listPriceBefore, listPriceMoves, openPriceCandidate, planCapture, type ListPriceBefore } from '@evidence-record/curation';
+import { parseOfferBlocks, parseOfferPage, type OfferReading } from '../offers';
+import type { SourceKind } from './kind';
+
+/**
+ * A retailer's offer page (decision 1008): the page's JSON-LD offers as list, promotional or unspecified USD prices.
+ * Kept as the JSON-LD blocks and the address that served them, not the whole page (reviews, stock and advertising
+ * churn would make every read distinct). Only a list price moving opens a candidate.
+ */
+export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
+  name: 'offer_page',
+
+  requestUrl: (url) => url,
+
+  parse: (body) => parseOfferPage(body.toString('utf8')),
+  evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: reading.jsonld })) }),
+  reread(content) {
+    const kept = JSON.parse(content.toString('utf8')) as { jsonld: unknown[] };
+    return parseOfferBlocks(kept.jsonld);
+  },
+
+  capture: async (reading, src) => ({
+    label: null,
+    source_facts: null,
+    prices: reading.prices.map((p) => ({ retailer: src.retailer ?? src.host, price_cents: p.price_cents, basis: p.basis, servings_per_container: null })),
+  }),
+
+  async plan(client, { src, capture, reading, now }) {
+    const plan = await planCapture(client, capture);
+    const before = await listPriceBefore(client, src.source_id);
+    const list = reading.prices.find((p) => p.basis === 'list');
+    return { plan, mayOpenCandidate: listPriceMoves(before, list?.price_cents, now.toISOString().slice(0, 10)), context: before };
+  },
+
+  async placed(client, { src, placed, plan }, out) {
+    out.prices_recorded += placed.prices.length;
+    const list = placed.prices.find((p) => p.basis === 'list');
+    const before = plan.context;
+    if (plan.mayOpenCandidate && list && before) {
+      await openPriceCandidate(client, src.product_id, before.observation_id, list.observation_id);
+      out.candidates_opened++;
+    }
+  },
+};

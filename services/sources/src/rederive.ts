@@ -1,0 +1,117 @@
+import { contentOf, labelOf, rederiveStateIn, sameLabel } from '@evidence-record/curation';
+import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
+import { loadEvidence } from './evidence';
+import { dsldLabel } from './kinds/dsld-label';
+import { labelCaptureOf } from './label-capture';
+import type { IngredientNames } from './synonyms';
+
+export interface RederiveSummary {
+  /** States read from DSLD label bytes the Record keeps. */
+  examined: number;
+  /** States whose declared content the current rule reads differently, now re-derived (or, on a dry run, that would be). */
+  rederived: string[];
+  unchanged: number;
+  /** States whose bytes the current rule cannot read, or whose bytes are not kept; left as they are. */
+  not_rederivable: Array<{ state_id: string; reason: string }>;
+  /** States a later reading of different bytes now reads differently from the first: one state may hold two labels. Left for an operator. */
+  conflicts: Array<{ state_id: string; reason: string }>;
+  /** Candidates and Signals between re-derived states: their summaries were written from the old reading; a curator reviews them. */
+  review: Array<{ state_id: string; candidate_ids: number[]; signal_ids: string[] }>;
+  record_version: string | null;
+}
+
+interface StateBytes {
+  state_id: string;
+  sha256: string;
+  reading_shas: string[];
+}
+
+/**
+ * Re-derivation (decision 1400): every history state the Record read from
+ * DSLD label bytes it keeps is read again from those bytes under the current
+ * rule. A state whose content reads differently is corrected in place
+ * (rederiveStateIn): same id, dates, readings, candidates and Signals, its
+ * old content kept in state_rederivations, one Record change for the lot.
+ * States created by capture import or the demo seed keep what they say: the
+ * Record holds no bytes to read them from.
+ */
+export async function rederiveStates(
+  pool: Pool,
+  names: Pick<IngredientNames, 'identify'>,
+  opts: { by: string; productId?: string | null; dryRun?: boolean },
+): Promise<RederiveSummary> {
+  const work = async (client: PoolClient | Pool, write: boolean): Promise<Omit<RederiveSummary, 'record_version'>> => {
+    const { rows } = await client.query<StateBytes>(
+      `SELECT hs.state_id, c.content_sha256 AS sha256,
+              coalesce((SELECT array_agg(DISTINCT rc.content_sha256) FROM state_readings sr JOIN captures rc ON rc.capture_id = sr.capture_id
+                         WHERE sr.state_id = hs.state_id AND rc.content_sha256 <> c.content_sha256), '{}') AS reading_shas
+         FROM history_states hs JOIN captures c ON c.capture_id = hs.capture_id
+        WHERE c.storage_path LIKE 'evidence:sha256:%' AND ($1::text IS NULL OR hs.product_id = $1)
+          AND EXISTS (SELECT 1 FROM evidence e WHERE e.sha256 = c.content_sha256 AND e.kind = $2)
+        ORDER BY hs.product_id, hs.observed_from, hs.state_id`,
+      [opts.productId ?? null, dsldLabel.name],
+    );
+    const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [] };
+    for (const s of rows) {
+      const label = await labelFrom(pool, names, s.sha256);
+      if (typeof label === 'string') {
+        out.not_rederivable.push({ state_id: s.state_id, reason: label });
+        continue;
+      }
+      const conflict = await laterReadingDiffers(pool, names, label, s.reading_shas);
+      if (conflict) {
+        out.conflicts.push({ state_id: s.state_id, reason: conflict });
+        continue;
+      }
+      if (write) {
+        const done = await rederiveStateIn(client as PoolClient, s.state_id, label, { evidence_sha256: s.sha256, by: opts.by });
+        if (!done.rederived) {
+          out.unchanged++;
+          continue;
+        }
+      } else {
+        if (sameLabel(await labelOf(client, s.state_id), contentOf(label))) {
+          out.unchanged++;
+          continue;
+        }
+      }
+      out.rederived.push(s.state_id);
+    }
+    if (out.rederived.length > 0) {
+      const refs = await client.query<{ state_id: string; candidate_ids: number[]; signal_ids: string[] }>(
+        `SELECT s.state_id,
+                coalesce((SELECT array_agg(c.candidate_id ORDER BY c.candidate_id) FROM candidates c WHERE s.state_id IN (c.before_state_id, c.after_state_id)), '{}') AS candidate_ids,
+                coalesce((SELECT array_agg(g.signal_id ORDER BY g.signal_id) FROM signals g WHERE s.state_id IN (g.before_state_id, g.after_state_id)), '{}') AS signal_ids
+           FROM unnest($1::text[]) AS s(state_id)`,
+        [out.rederived],
+      );
+      out.review = refs.rows.filter((r) => r.candidate_ids.length > 0 || r.signal_ids.length > 0).map((r) => ({ ...r, candidate_ids: r.candidate_ids.map(Number) }));
+    }
+    return out;
+  };
+  if (opts.dryRun) return { ...(await work(pool, false)), record_version: null };
+  const { result, record_version } = await withRecordChange(pool, `re-derivation of label states${opts.productId ? ` of ${opts.productId}` : ''}`, async (client) => {
+    // Read and write under the writer lock: no reading is placed between what this reads and what it writes.
+    await takeRecordWriterLock(client);
+    return work(client, true);
+  });
+  return { ...result, record_version };
+}
+
+/** The label a kept DSLD reading holds under the current rule, or why it has none. */
+async function labelFrom(pool: Pool, names: Pick<IngredientNames, 'identify'>, sha256: string) {
+  const evidence = await loadEvidence(pool, sha256);
+  if (!evidence) return `its label bytes (${sha256.slice(0, 12)}…) are not kept`;
+  const parsed = dsldLabel.reread(evidence.content);
+  if (!parsed.ok) return `its label bytes read as ${parsed.outcome}: ${parsed.reason}`;
+  return (await labelCaptureOf(parsed.reading, names)).label;
+}
+
+async function laterReadingDiffers(pool: Pool, names: Pick<IngredientNames, 'identify'>, first: Parameters<typeof contentOf>[0], readingShas: string[]): Promise<string | null> {
+  for (const sha of readingShas) {
+    const later = await labelFrom(pool, names, sha);
+    if (typeof later === 'string') continue;
+    if (!sameLabel(contentOf(first), contentOf(later))) return `a later reading (bytes ${sha.slice(0, 12)}…) now reads differently from the first: the state may hold two labels; re-read it by hand`;
+  }
+  return null;
+}
