@@ -449,7 +449,7 @@ class ClusterNodeSubscriber extends EventEmitter implements RedisSubscriber {
  * One server or a Sentinel's primary: PUBLISH's own count. A cluster: PUBLISH
  * counts only the subscribers of the node it ran on (0, usually), while the
  * message reaches every node; so the subscribers of the channel on every node,
- * masters and replicas (CLUSTER SLOTS names them all), are counted with
+ * masters and replicas (CLUSTER NODES names them all), are counted with
  * PUBSUB NUMSUB, which is per node on a cluster. A node that does not answer
  * within a second counts none: its subscribers' connections are as good as
  * lost, and they resubscribe (and flush) elsewhere.
@@ -461,11 +461,20 @@ export async function publishCounted(client: RedisClient, channel: string, messa
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** Every node of the cluster, masters and replicas (the client's pool holds masters only: scaleReads is master). */
+/**
+ * Every node of the cluster, masters and replicas, as CLUSTER NODES names them (the client's pool holds
+ * masters only, scaleReads being master; CLUSTER SLOTS lists a replica only once its master's view of it
+ * has settled). Nodes flagged failed are left out: their subscribers' connections are gone.
+ */
 async function clusterAddresses(client: Cluster): Promise<RedisNode[]> {
-  const slots = (await client.cluster('SLOTS')) as unknown as Array<[number, number, ...Array<[string, number, ...unknown[]]>]>;
+  const text = String(await client.cluster('NODES'));
   const seen = new Map<string, RedisNode>();
-  for (const [, , ...holders] of slots) for (const [host, port] of holders) seen.set(`${host}:${port}`, { host, port: Number(port) });
+  for (const line of text.split('\n')) {
+    const [, address, flags] = line.trim().split(' ');
+    if (!address || !flags || /(^|,)(fail|noaddr|handshake)(,|$)/.test(flags)) continue;
+    const m = /^(.*):(\d+)@/.exec(address);
+    if (m && m[1]) seen.set(`${m[1]}:${m[2]}`, { host: m[1], port: Number(m[2]) });
+  }
   return [...seen.values()];
 }
 
