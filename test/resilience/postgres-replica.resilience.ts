@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { scopes, selfServiceScopes } from '@evidence-record/contract';
-import { runMigrations } from '@evidence-record/platform';
+import { runMigrations } from '@evidence-record/record-store/migrations';
 import { seedDemoRecord } from '@evidence-record/demo-record/seed';
 import { startPostgresPrimaryWithStandby, type PostgresPair } from '@evidence-record/test-support/postgres-replica';
 import { startStack, type RunningStack } from '@evidence-record/test-support/stack';
