@@ -3,11 +3,13 @@
 # starts what it needs (Postgres, Redis, NATS, npm packages, Debian's Chromium
 # for the browser tests, Debian's PgBouncer for the pooler tests), then: lint, typecheck, the vitest suites (unit,
 # integration against the real servers, end to end over HTTP, in a browser),
-# the resilience, security and fuzz suites (vitest.resilience.config.ts), the
-# OpenAPI lint, the Helm chart checks, the k6 type-check, the README's
-# `npm run up` on a fresh clone, and the image check (the Dockerfile built
+# a representative end-to-end set on multi-node engines, the resilience,
+# security and fuzz suites (vitest.resilience.config.ts), the OpenAPI lint,
+# the Helm chart checks, the k6 type-check, the README's `npm run up` on a
+# fresh clone, and the image check (the Dockerfile built
 # with podman, every service run from it).
 # `npm test -- <paths>` focuses the main vitest step on those paths and skips
+# the multi-node step (`npm run test:multi-node` runs all of test/e2e there),
 # the resilience step (`npm run test:resilience` runs it alone) and the
 # fresh-clone step (`npx vitest run --config vitest.fresh-clone.config.ts`).
 set -uo pipefail
@@ -26,7 +28,7 @@ step() { # name command...
 
 mkdir -p .run
 # Results of this run only: a file left by an earlier run must not be counted.
-rm -f .run/vitest.json .run/vitest-resilience.json
+rm -f .run/vitest.json .run/vitest-resilience.json .run/vitest-multi-node.json
 # The client's types and route table are build artifacts (gitignored): npm ci writes them; written
 # again here so that the checks below read what the contract generates now.
 step "client types (generated from the contract)" npx tsx services/client/scripts/generate.ts
@@ -36,6 +38,15 @@ step "OpenAPI lint (Redocly, recommended rules; redocly.yaml)" npx redocly lint
 step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
 step build node scripts/build.mjs
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
+# The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
+# with a streaming standby for the snapshot reads, a three-node NATS JetStream cluster, all started for this
+# step on reserved ports): one stack, capabilities through REST and MCP, a watch alert emailed once, a key
+# revoked (test/multi-node/representative.multi-node.ts; decision 2360). About a minute; `npm run
+# test:multi-node` runs every end-to-end test there, and `npm run up -- --multi-node` itself.
+if [ $# -eq 0 ]; then
+  step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node/representative.multi-node.ts \
+    --reporter=default --reporter=json --outputFile.json=.run/vitest-multi-node.json
+fi
 # Faults (Redis, Postgres, NATS, SMTP, a backend or worker killed), concurrency, the OWASP API Top 10
 # security suites and the 10,000-case API fuzzer, each against its own stack of processes; about 95 s
 # on a quiet 2-core machine. The pinned fuzz regressions already ran in the step above.
@@ -58,7 +69,7 @@ resilience_ran=$([ $# -eq 0 ] && echo 1 || echo 0)
 summary=$(RESILIENCE_RAN=$resilience_ran node -e '
   const fs = require("fs");
   let passed = 0, failed = 0, skipped = 0;
-  const reports = [".run/vitest.json", ...(process.env.RESILIENCE_RAN === "1" ? [".run/vitest-resilience.json"] : [])];
+  const reports = [".run/vitest.json", ...(process.env.RESILIENCE_RAN === "1" ? [".run/vitest-multi-node.json", ".run/vitest-resilience.json"] : [])];
   for (const file of reports) {
     try {
       const r = JSON.parse(fs.readFileSync(file, "utf8"));

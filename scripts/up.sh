@@ -13,12 +13,15 @@ umask 077
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
 source scripts/stack.env.sh
+source scripts/engines.sh
 log() { printf '[up] %s\n' "$*" >&2; }
 
-usage() { echo "usage: npm run up" >&2; }
+usage() { echo "usage: npm run up [-- --multi-node]" >&2; }
 for arg in "$@"; do
   case $arg in
     -h|--help) usage; exit 0 ;;
+    # Its own Redis Cluster, Postgres primary and standby and NATS cluster on loopback (scripts/engines.sh, decision 2360).
+    --multi-node) export ER_ENGINES=multi-node ;;
     *) echo "npm run up: unknown option $arg" >&2; usage; exit 2 ;;
   esac
 done
@@ -31,9 +34,9 @@ build() {
 }
 
 prepare_database() {
-  if ! psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname='$ER_DB'" | grep -q 1; then
+  if ! psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "select 1 from pg_database where datname='$ER_DB'" | grep -q 1; then
     log "creating database $ER_DB"
-    psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE \"$ER_DB\""
+    psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE \"$ER_DB\""
   fi
   log "migrating"
   node dist/migrate.mjs >/dev/null
@@ -86,7 +89,7 @@ register_demo_sources() {
 # A demo organisation on the demo plan, bound to one account, and a key with every scope.
 issue_demo_key() {
   local org scopes
-  if [ ! -s "$ER_RUN_DIR/demo-org" ] || ! psql -h 127.0.0.1 -U postgres -d "$ER_DB" -tAc "select 1 from organizations where org_id='$(cat "$ER_RUN_DIR/demo-org")'" | grep -q 1; then
+  if [ ! -s "$ER_RUN_DIR/demo-org" ] || ! psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d "$ER_DB" -tAc "select 1 from organizations where org_id='$(cat "$ER_RUN_DIR/demo-org")'" | grep -q 1; then
     org=$(node dist/admin.mjs org create --name "Demo organisation" --plan demo --json | node -e 'process.stdin.on("data",d=>process.stdout.write(JSON.parse(d).org_id))')
     node dist/admin.mjs account create --org "$org" --email demo@evidence-record.local --json >/dev/null
     echo "$org" > "$ER_RUN_DIR/demo-org"
@@ -103,6 +106,7 @@ print_summary() {
   cat <<MSG
 
 Evidence Record is up (demo Record: fictional brands and products).
+$(engines_line)
 
   Base URL      $PUBLIC_BASE_URL          (REST under /api/v1, MCP at /mcp)
   API key       $DEMO_KEY
@@ -130,6 +134,12 @@ ensure_all
 configure_stack
 mkdir -p "$ER_RUN_DIR/logs"
 bash scripts/down.sh >/dev/null 2>&1 || true
+# The Postgres that up creates the database in: the machine's, or the multi-node primary.
+PG_PORT=5432
+if [ "${ER_ENGINES:-single-node}" = multi-node ]; then
+  start_multi_node_engines
+  PG_PORT=$PG_PRIMARY_PORT
+fi
 build
 prepare_database
 start_local_sources

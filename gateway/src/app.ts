@@ -11,6 +11,7 @@ import {
   createRedisSubscriber,
   isDraining,
   onRedisErrors,
+  openRedis,
   parseRedisUrl,
   type Logger,
   type Pool,
@@ -124,7 +125,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const redisSettings = redisSettingsOf(config);
     const redis = installScripts(deps.redis ?? connectRedis(redisSettings, log, 'gateway', metrics.base));
     if (!deps.redis) {
-      await redis.connect();
+      await openRedis(redis);
       closers.push(async () => void (await redis.quit().catch(() => redis.disconnect())));
     }
     // Its own connection, with its own options (a cluster's duplicate() would drop them); on a cluster it

@@ -42,7 +42,7 @@ const cli = (...argv: string[]) => admin(env, ...argv);
 
 async function issue(): Promise<{ keyId: string; key: string }> {
   const org = await cli('org', 'create', '--name', 'sentinel org', '--plan', 'wide_windows');
-  const issued = await cli('key', 'issue', '--org', String(org.org_id), '--scopes', 'all');
+  const issued = await cli('key', 'issue', '--org', String(org.org_id), '--scopes', 'products:read');
   return { keyId: String(issued.key_id), key: String(issued.key) };
 }
 
@@ -74,7 +74,7 @@ describe('Redis behind Sentinels', () => {
       }
       expect(errorCode(r)).toBe('internal_error');
     }
-    expect(answered, JSON.stringify(outcomes)).toBeGreaterThan(0);
+    expect(answered, `${outcomes.length} refusals, none answered`).toBeGreaterThan(0);
     console.info(`redis sentinel failover: answering again ${answered - killedAt} ms after the primary was killed`);
 
     // The key-change channel followed too: once the gateway has subscribed on the new primary, a revocation reaches it.

@@ -144,6 +144,42 @@ describe('ports', () => {
     expect(() => stackPorts({ ER_PORT_OFFSET: '60000' })).toThrow(/1024 to 65535/);
     expect(() => stackPorts({ ER_PORT_OFFSET: 'ten' })).toThrow(/whole number/);
   });
+
+  it('a multi-node stack adds its engines\' ports, moved with the rest, each cluster bus port checked too (decision 2360)', () => {
+    expect(stackPorts({})).not.toHaveProperty('REDIS_NODE_1_PORT');
+    const ports = stackPorts({ ER_ENGINES: 'multi-node' });
+    expect(ports).toMatchObject({ REDIS_NODE_1_PORT: 7001, REDIS_NODE_6_PORT: 7006, PG_PRIMARY_PORT: 5441, PG_STANDBY_PORT: 5442, NATS_NODE_1_PORT: 4231, NATS_NODE_3_PORT: 4233, NATS_MONITOR_1_PORT: 8231, NATS_MONITOR_3_PORT: 8233 });
+    expect(stackPorts({ ER_ENGINES: 'multi-node', ER_PORT_OFFSET: '1000' })).toMatchObject({ REDIS_NODE_1_PORT: 8001, PG_STANDBY_PORT: 6442, NATS_NODE_2_PORT: 5232, GATEWAY_PORT: 9080 });
+    expect(stackPorts({ ER_ENGINES: 'multi-node', PG_PRIMARY_PORT: '6000' })).toMatchObject({ PG_PRIMARY_PORT: 6000, PG_STANDBY_PORT: 5442 });
+    expect(() => stackPorts({ ER_ENGINES: 'multi-node', PG_STANDBY_PORT: '7001' })).toThrow(StackConfigRefused);
+    // A node's bus port (its port + 10000) clashing with another port, or past 65535.
+    expect(() => stackPorts({ ER_ENGINES: 'multi-node', GATEWAY_PORT: '17003' })).toThrow(/cluster bus/);
+    expect(() => stackPorts({ ER_ENGINES: 'multi-node', REDIS_NODE_2_PORT: '60000' })).toThrow(/over 65535/);
+    expect(() => stackPorts({ ER_ENGINES: 'three-nodes' })).toThrow(/ER_ENGINES/);
+  });
+
+  it('a multi-node stack runs the services on the clusters: every node listed, snapshot reads on the standby, streams at three replicas', async () => {
+    const secrets = Object.fromEntries(Object.keys(secretFiles).map((name) => [name, 'k'.repeat(64)]));
+    const values = localStack({ ER_ENGINES: 'multi-node', ER_DB: 'er_mn' }, secrets, await stackVariables());
+    expect(values).toMatchObject({
+      ER_ENGINES: 'multi-node',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5441/er_mn',
+      DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5442/er_mn',
+      REDIS_MODE: 'cluster',
+      REDIS_URL: 'redis://127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003,127.0.0.1:7004,127.0.0.1:7005,127.0.0.1:7006',
+      NATS_URL: 'nats://127.0.0.1:4231,nats://127.0.0.1:4232,nats://127.0.0.1:4233',
+      NATS_STREAM_REPLICAS: '3',
+    });
+    // Every value is read by a program of the stack, or is up's own (the engines' ports, ER_ENGINES).
+    const variables = await stackVariables();
+    const own = upOwnVariables();
+    expect(Object.keys(values).filter((n) => !variables.has(n) && !own.has(n))).toEqual([]);
+    // One node stays the default, with nothing of the clusters.
+    const single = localStack({}, secrets, variables);
+    expect(single).not.toHaveProperty('DATABASE_READ_URL');
+    expect(single).not.toHaveProperty('REDIS_MODE');
+    expect(single.REDIS_URL).toBe('redis://127.0.0.1:6379');
+  });
 });
 
 describe('the file format', () => {

@@ -96,6 +96,36 @@ export const otherPorts: Readonly<Record<string, number>> = {
   DEMO_SOURCES_PORT: DEFAULT_DEMO_SOURCES_PORT,
 };
 
+/**
+ * The engines `npm run up` runs the stack on (ER_ENGINES): the machine's one Postgres, Redis and NATS
+ * (`single-node`, the default), or its own clusters on loopback (`multi-node`, `npm run up -- --multi-node`,
+ * decision 2360): a Redis Cluster of six nodes (three masters, three replicas), a Postgres primary with a
+ * streaming standby that the snapshot reads go to, and a three-node NATS JetStream cluster whose
+ * streams have three replicas.
+ */
+export const engineModes = ['single-node', 'multi-node'] as const;
+export type EngineMode = (typeof engineModes)[number];
+
+/** The multi-node engines' ports, with their defaults; only a multi-node stack has them (each moves as the others do). */
+export const multiNodePorts: Readonly<Record<string, number>> = {
+  ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`REDIS_NODE_${n}_PORT`, 7000 + n])),
+  PG_PRIMARY_PORT: 5441,
+  PG_STANDBY_PORT: 5442,
+  ...Object.fromEntries([1, 2, 3].map((n) => [`NATS_NODE_${n}_PORT`, 4230 + n])),
+  ...Object.fromEntries([1, 2, 3].map((n) => [`NATS_MONITOR_${n}_PORT`, 8230 + n])),
+  // The cluster routes between the NATS nodes.
+  ...Object.fromEntries([1, 2, 3].map((n) => [`NATS_ROUTE_${n}_PORT`, 6230 + n])),
+};
+
+/** A Redis Cluster node's bus port: its port + 10000, as Redis has it by default (checked to be a port too). */
+export const REDIS_BUS_PORT_OFFSET = 10_000;
+
+export function engineMode(caller: NodeJS.ProcessEnv): EngineMode {
+  const raw = caller.ER_ENGINES ?? 'single-node';
+  if (!(engineModes as readonly string[]).includes(raw)) throw new StackConfigRefused(`ER_ENGINES=${raw}: one of ${engineModes.join(', ')}`);
+  return raw as EngineMode;
+}
+
 /** What `up` keeps in files of the run directory, made once: a variable's name and its file. */
 export const secretFiles: Readonly<Record<string, string>> = {
   CURSOR_SECRET: 'cursor-secret',
@@ -127,14 +157,26 @@ export function stackPorts(caller: NodeJS.ProcessEnv, all: readonly ServiceEntry
   const rawOffset = caller.ER_PORT_OFFSET ?? '0';
   if (!/^-?\d+$/.test(rawOffset)) throw new StackConfigRefused(`ER_PORT_OFFSET=${rawOffset}: a whole number`);
   const offset = Number(rawOffset);
-  const defaults: Record<string, number> = { ...Object.fromEntries(all.flatMap((s) => (s.port === undefined ? [] : [[portVariable(s.name), s.port]]))), ...otherPorts };
+  const defaults: Record<string, number> = {
+    ...Object.fromEntries(all.flatMap((s) => (s.port === undefined ? [] : [[portVariable(s.name), s.port]]))),
+    ...otherPorts,
+    ...(engineMode(caller) === 'multi-node' ? multiNodePorts : {}),
+  };
   const ports: Record<string, number> = {};
   for (const [name, base] of Object.entries(defaults)) ports[name] = portValue(name, caller[name] ?? String(base + offset));
   const seen = new Map<number, string>();
-  for (const [name, port] of Object.entries(ports)) {
+  const claim = (name: string, port: number) => {
     const other = seen.get(port);
     if (other) throw new StackConfigRefused(`${name} and ${other} are both ${port}`);
     seen.set(port, name);
+  };
+  for (const [name, port] of Object.entries(ports)) claim(name, port);
+  // A Redis Cluster node listens on a second port, its bus: that one must be free of the others too.
+  for (const [name, port] of Object.entries(ports)) {
+    if (!/^REDIS_NODE_\d_PORT$/.test(name)) continue;
+    const bus = port + REDIS_BUS_PORT_OFFSET;
+    if (bus > 65535) throw new StackConfigRefused(`${name}=${port}: its cluster bus port ${bus} is over 65535`);
+    claim(`${name} + ${REDIS_BUS_PORT_OFFSET} (its cluster bus)`, bus);
   }
   return ports;
 }
@@ -152,10 +194,8 @@ export function localStack(caller: NodeJS.ProcessEnv, secrets: Secrets, variable
   const values: Record<string, string> = {
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
     ER_DB: db,
-    DATABASE_URL: choose('DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${db}`),
-    REDIS_URL: choose('REDIS_URL', 'redis://127.0.0.1:6379'),
+    ...engineSettings(engineMode(caller), ports, db, choose),
     REDIS_PREFIX: choose('REDIS_PREFIX', 'er:local:'),
-    NATS_URL: choose('NATS_URL', 'nats://127.0.0.1:4222'),
     NATS_PREFIX: choose('NATS_PREFIX', 'local'),
     // Alert emails go to the maildev sink up starts.
     SMTP_URL: choose('SMTP_URL', `smtp://127.0.0.1:${ports.MAILDEV_SMTP_PORT}`),
@@ -182,9 +222,38 @@ export function localStack(caller: NodeJS.ProcessEnv, secrets: Secrets, variable
   return values;
 }
 
-/** The variables `localStack` sets that no program reads: the ports up itself listens on and ER_DB, the database it creates. */
+/**
+ * Where the services find the engines. Single-node: the machine's Postgres, Redis and NATS on their
+ * usual ports. Multi-node: the clusters up starts (scripts/engines.sh), every node listed, the snapshot
+ * reads on the standby (DATABASE_READ_URL) and the streams at three replicas.
+ */
+function engineSettings(mode: EngineMode, ports: Readonly<Record<string, number>>, db: string, choose: (name: string, fallback: string) => string): Record<string, string> {
+  if (mode === 'single-node') {
+    return {
+      DATABASE_URL: choose('DATABASE_URL', `postgres://postgres@127.0.0.1:5432/${db}`),
+      REDIS_URL: choose('REDIS_URL', 'redis://127.0.0.1:6379'),
+      NATS_URL: choose('NATS_URL', 'nats://127.0.0.1:4222'),
+    };
+  }
+  const redisNodes = [1, 2, 3, 4, 5, 6].map((n) => `127.0.0.1:${ports[`REDIS_NODE_${n}_PORT`]}`);
+  const natsNodes = [1, 2, 3].map((n) => `nats://127.0.0.1:${ports[`NATS_NODE_${n}_PORT`]}`);
+  return {
+    ER_ENGINES: mode,
+    DATABASE_URL: choose('DATABASE_URL', `postgres://postgres@127.0.0.1:${ports.PG_PRIMARY_PORT}/${db}`),
+    DATABASE_READ_URL: choose('DATABASE_READ_URL', `postgres://postgres@127.0.0.1:${ports.PG_STANDBY_PORT}/${db}`),
+    REDIS_MODE: choose('REDIS_MODE', 'cluster'),
+    REDIS_URL: choose('REDIS_URL', `redis://${redisNodes.join(',')}`),
+    NATS_URL: choose('NATS_URL', natsNodes.join(',')),
+    NATS_STREAM_REPLICAS: choose('NATS_STREAM_REPLICAS', '3'),
+  };
+}
+
+/**
+ * The variables `localStack` sets that no program reads: the ports up itself listens on (a multi-node
+ * stack's engines' too), ER_DB, the database it creates, and ER_ENGINES, which engines it starts.
+ */
 export function upOwnVariables(all: readonly ServiceEntry[] = services): Set<string> {
-  return new Set(['ER_DB', ...all.filter((s) => s.port !== undefined).map((s) => portVariable(s.name)), ...Object.keys(otherPorts)]);
+  return new Set(['ER_DB', 'ER_ENGINES', ...all.filter((s) => s.port !== undefined).map((s) => portVariable(s.name)), ...Object.keys(otherPorts), ...Object.keys(multiNodePorts)]);
 }
 
 /** The run directory, its owner's only (its files hold keys), with each secret made once, mode 600 from its creation. */

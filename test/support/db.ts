@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { adminQuery, databaseUrl, dropDatabase, uniqueSuffix } from './infra';
+import { adminQuery, databaseReadUrl, databaseUrl, dropDatabase, uniqueSuffix } from './infra';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,13 +14,16 @@ declare module 'vitest' {
 export interface TestDatabase {
   name: string;
   url: string;
+  /** The same database on the standby, on the multi-node engines (DATABASE_READ_URL). */
+  readUrl?: string;
   drop: () => Promise<void>;
 }
 
 async function cloneFrom(template: string, label: string): Promise<TestDatabase> {
   const name = `er_${inject('runId')}_${label}_${uniqueSuffix()}`;
   await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
-  return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
+  const readUrl = databaseReadUrl(name);
+  return { name, url: databaseUrl(name), ...(readUrl ? { readUrl } : {}), drop: () => dropDatabase(name) };
 }
 
 /** A private copy of the demo Record for one test file. */

@@ -290,6 +290,10 @@ export function serviceUrls(ports: Partial<Record<ServiceName, number>>): Record
 export interface StackEnvOptions {
   ports: Partial<Record<ServiceName, number>>;
   databaseUrl: string;
+  /** A standby's copy of the database, for the snapshot reads (DATABASE_READ_URL); none on one node. */
+  databaseReadUrl?: string;
+  /** The engines' other settings (REDIS_MODE, NATS_STREAM_REPLICAS) on the multi-node engines. */
+  engineEnv?: Record<string, string>;
   redisUrl: string;
   /** REDIS_MODE (standalone unless set) and, for Sentinels, the primary's name (decision 2300). */
   redisMode?: 'standalone' | 'cluster' | 'sentinel';
@@ -327,6 +331,8 @@ export function stackEnv(o: StackEnvOptions): Record<string, string> {
     NODE_ENV: o.nodeEnv,
     LOG_LEVEL: o.logLevel,
     DATABASE_URL: o.databaseUrl,
+    ...(o.databaseReadUrl ? { DATABASE_READ_URL: o.databaseReadUrl } : {}),
+    ...(o.engineEnv ?? {}),
     REDIS_URL: o.redisUrl,
     ...(o.redisMode ? { REDIS_MODE: o.redisMode } : {}),
     ...(o.redisSentinelName ? { REDIS_SENTINEL_NAME: o.redisSentinelName } : {}),

@@ -29,6 +29,8 @@ export interface PostgresPairOptions {
   fsync?: boolean;
   /** More server settings for the standby (`name=value`), e.g. `max_standby_streaming_delay=200ms`. */
   standbySettings?: string[];
+  /** max_connections of both (default 100); a whole test run on the pair (vitest.multi-node.config.ts) needs more. */
+  maxConnections?: number;
 }
 
 export interface PostgresPair {
@@ -160,7 +162,7 @@ export async function startPostgresPrimaryWithStandby(opts: PostgresPairOptions 
   }
   const primaryPort = opts.primaryPort ?? (await freePort());
   const standbyPort = opts.standbyPort ?? (await freePort());
-  const common = [`fsync=${opts.fsync ? 'on' : 'off'}`, 'max_connections=100', 'shared_buffers=32MB'];
+  const common = [`fsync=${opts.fsync ? 'on' : 'off'}`, `max_connections=${opts.maxConnections ?? 100}`, 'shared_buffers=32MB'];
   const primary = new Server(bin, join(dir, 'primary'), primaryPort, dir, [...common, 'wal_level=replica', 'max_wal_senders=5', 'wal_keep_size=256MB']);
   // The primary's address on the command line: a standby started again from its folder follows the primary's port of this start.
   const standby = new Server(bin, join(dir, 'standby'), standbyPort, dir, [

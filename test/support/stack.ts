@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { service, serviceNames, type ServiceName } from '@evidence-record/registry';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
-import { NATS_URL, REDIS_URL } from './infra';
+import { engineEnv, NATS_URL, REDIS_URL } from './infra';
 import { freePorts, imageCommand, launchReady, newSigningKeys, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
 import { TestSmtpServer } from './smtp';
 
@@ -45,13 +45,21 @@ export interface StackOptions {
   redisUrl?: string;
   /** A private nats-server (e.g. one a fault test stops and restarts) instead of the machine's. */
   natsUrl?: string;
+  /**
+   * The engines' other settings for a private cluster a fault test owns (REDIS_MODE=cluster with a
+   * Redis Cluster's redisUrl, NATS_STREAM_REPLICAS with a NATS cluster's natsUrl); the run's own
+   * otherwise (infra.ts engineEnv).
+   */
+  engineEnv?: Record<string, string>;
+  /** The database on another Postgres (a fault test's primary), with its standby's copy for DATABASE_READ_URL. */
+  database?: TestDatabase;
   /** Run every service and the operator CLI from a built image's files instead of the sources. */
   image?: ImageRoot;
 }
 
 export async function startStack(label: string, opts: StackOptions = {}): Promise<RunningStack> {
   const services = opts.services ?? serviceNames;
-  const db = await demoDatabase();
+  const db = opts.database ?? (await demoDatabase());
   const { redisPrefix, natsPrefix } = isolationPrefix(label);
   const smtp = new TestSmtpServer();
   await smtp.start();
@@ -59,6 +67,12 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
   const env: NodeJS.ProcessEnv = stackEnv({
     ports,
     databaseUrl: db.url,
+    databaseReadUrl: db.readUrl,
+    // A private server the test passes is one node unless the test says otherwise: the run's cluster settings are for the run's engines.
+    engineEnv: {
+      ...Object.fromEntries(Object.entries(engineEnv()).filter(([k]) => !(k === 'REDIS_MODE' && opts.redisUrl) && !(k === 'NATS_STREAM_REPLICAS' && opts.natsUrl))),
+      ...(opts.engineEnv ?? {}),
+    },
     redisUrl: opts.redisUrl ?? REDIS_URL,
     redisPrefix,
     natsUrl: opts.natsUrl ?? NATS_URL,

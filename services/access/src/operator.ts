@@ -1,4 +1,4 @@
-import { ConfigError, createRedis, groupByHashTag, onRedisErrors, redisSettingsFrom, type RedisClient, type RedisSettings } from '@evidence-record/platform';
+import { ConfigError, createRedis, groupByHashTag, onRedisErrors, openRedis, redisSettingsFrom, type RedisClient, type RedisSettings } from '@evidence-record/platform';
 import { publishKeyChange } from './key-changes';
 import { coolDownKey, orgChangeMessage, scoreKeys, utcDay } from './keyspace';
 import { defaultScoringPolicy } from './scoring-policy';
@@ -43,14 +43,16 @@ function redisFor(run: OperatorRun): Promise<{ redis: RedisClient; prefix: strin
         lazyConnect: true,
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
-        retryStrategy: () => null,
+        // One server: no retry (a prompt redis_unavailable). A cluster or Sentinels: ride out a failover
+        // in progress (a few seconds) rather than report a Redis that is about to answer as unreachable.
+        retryStrategy: settings.mode === 'standalone' ? () => null : (times) => (times <= 10 ? 300 : null),
         enableOfflineQueue: false,
       });
       onRedisErrors(redis, () => undefined);
       run.onClose(async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
-      await redis.connect().catch((err: unknown) => {
+      await openRedis(redis, 10_000).catch((err: unknown) => {
         throw new RedisUnreachable(`cannot reach Redis at REDIS_URL: ${String(err)}`);
       });
       return { redis, prefix: run.env.REDIS_PREFIX ?? '' };

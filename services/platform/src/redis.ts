@@ -212,8 +212,8 @@ function plainOptions(o: RedisClientOptions): RedisOptions {
  * A connection for commands, in the mode the settings say. Standalone: the
  * URL straight to ioredis, as before this factory existed. Cluster: an
  * ioredis Cluster over the listed nodes, masters only. Sentinel: an ioredis
- * client that asks the Sentinels for the primary (and again when it fails
- * over: ioredis's failover detector listens to the Sentinels).
+ * client that asks the Sentinels for the primary (again after every
+ * disconnection, and when a demoted primary answers READONLY).
  */
 export function createRedis(settings: RedisSettings, options: RedisClientOptions = {}): RedisClient {
   if (settings.mode === 'standalone') return new Redis(settings.url, plainOptions(options));
@@ -249,7 +249,9 @@ function sentinelOptions(settings: RedisSettings, address: RedisAddress, o: Redi
     name: settings.sentinelName!,
     db: address.db,
     role: 'master',
-    failoverDetector: true,
+    // A primary demoted while this connection stayed open answers writes with READONLY: reconnect, and the
+    // Sentinels name the new one (the command itself fails: the gateway refuses it, as any Redis failure).
+    reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 1 : false),
     ...(settings.sentinelPassword ? { sentinelPassword: settings.sentinelPassword } : {}),
     ...(address.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
     // The sentinels' replies are few and small; each is asked in turn until one answers.
@@ -271,6 +273,38 @@ export interface RedisSubscriber {
   off(event: 'ready' | 'close' | 'error', listener: (...args: unknown[]) => void): unknown;
   connect(): Promise<unknown>;
   disconnect(): void;
+}
+
+/**
+ * Connects and resolves once the connection is ready. ioredis's own
+ * `connect()` promise may never settle on a cluster: when its ready check
+ * (CLUSTER INFO) meets a cluster still failing over, it starts again without
+ * settling the first promise. So: ready (the 'ready' event) resolves; the
+ * first attempt failing, the connection ending, or `timeoutMs` passing rejects.
+ */
+export function openRedis(client: RedisClient, timeoutMs = 10_000): Promise<void> {
+  const events: EventEmitter = client;
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      events.off('ready', onReady);
+      events.off('end', onEnd);
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const onReady = () => settle();
+    const onEnd = () => settle(new Error('the Redis connection ended before it was ready'));
+    const timer = setTimeout(() => settle(new Error(`Redis not ready within ${timeoutMs} ms`)), timeoutMs);
+    events.once('ready', onReady);
+    events.once('end', onEnd);
+    client.connect().then(
+      () => settle(),
+      (err: unknown) => settle(err),
+    );
+  });
 }
 
 /**
@@ -414,28 +448,53 @@ class ClusterNodeSubscriber extends EventEmitter implements RedisSubscriber {
  * Publishes on a classic channel and says how many subscribers it reached.
  * One server or a Sentinel's primary: PUBLISH's own count. A cluster: PUBLISH
  * counts only the subscribers of the node it ran on (0, usually), while the
- * message reaches every node; so the subscribers of the channel on every node
- * are counted (PUBSUB NUMSUB, which is per node on a cluster). A node that
- * does not answer within a second counts none: its subscribers' connections
- * are as good as lost, and they resubscribe (and flush) elsewhere.
+ * message reaches every node; so the subscribers of the channel on every node,
+ * masters and replicas (CLUSTER NODES names them all), are counted with
+ * PUBSUB NUMSUB, which is per node on a cluster. A node that does not answer
+ * within a second counts none: its subscribers' connections are as good as
+ * lost, and they resubscribe (and flush) elsewhere.
  */
 export async function publishCounted(client: RedisClient, channel: string, message: string): Promise<number> {
   const reached = await client.publish(channel, message);
   if (!(client instanceof Cluster)) return reached;
-  const counts = await Promise.all(
-    client.nodes('all').map(async (node) => {
-      try {
-        const reply = (await Promise.race([
-          node.pubsub('NUMSUB', channel),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
-        ])) as unknown[];
-        return Number(reply[1] ?? 0);
-      } catch {
-        return 0;
-      }
-    }),
-  );
+  const counts = await Promise.all((await clusterAddresses(client)).map((node) => subscribersOn(client, node, channel)));
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Every node of the cluster, masters and replicas, as CLUSTER NODES names them (the client's pool holds
+ * masters only, scaleReads being master; CLUSTER SLOTS lists a replica only once its master's view of it
+ * has settled). Nodes flagged failed are left out: their subscribers' connections are gone.
+ */
+async function clusterAddresses(client: Cluster): Promise<RedisNode[]> {
+  const text = String(await client.cluster('NODES'));
+  const seen = new Map<string, RedisNode>();
+  for (const line of text.split('\n')) {
+    const [, address, flags] = line.trim().split(' ');
+    if (!address || !flags || /(^|,)(fail|noaddr|handshake)(,|$)/.test(flags)) continue;
+    const m = /^(.*):(\d+)@/.exec(address);
+    if (m && m[1]) seen.set(`${m[1]}:${m[2]}`, { host: m[1], port: Number(m[2]) });
+  }
+  return [...seen.values()];
+}
+
+async function subscribersOn(client: Cluster, node: RedisNode, channel: string): Promise<number> {
+  const pooled = client.nodes('all').find((n) => n.options.host === node.host && Number(n.options.port) === node.port);
+  const conn =
+    pooled ??
+    new Redis({ ...client.options.redisOptions, host: node.host, port: node.port, lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0 });
+  if (!pooled) conn.on('error', () => undefined);
+  try {
+    const reply = (await Promise.race([
+      conn.pubsub('NUMSUB', channel),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
+    ])) as unknown[];
+    return Number(reply[1] ?? 0);
+  } catch {
+    return 0;
+  } finally {
+    if (!pooled) conn.disconnect();
+  }
 }
 
 /**
