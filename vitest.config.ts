@@ -7,6 +7,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at a time. Vitest's default is one fewer than the cores, so one at a time on the
+    // 2-core CI machine, though most files wait on their services' processes rather than compute:
+    // two at a time ran the step in 373 s against 564 s, every test passing (2026-11-26).
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });
