@@ -84,7 +84,7 @@ describe('Redis use on the hot path', () => {
     }
   });
 
-  it('keeps answering when Redis forgets its scripts (restart, failover, SCRIPT FLUSH), also for requests sent together in one pipeline', async () => {
+  it('keeps answering when Redis forgets its scripts (restart, failover, SCRIPT FLUSH), also for requests sent together', async () => {
     const probe = new Redis({ port, host: '127.0.0.1' });
     // A key of its own: the other tests' keys keep their minute windows.
     const own = await orgWithKey({ DATABASE_URL: db.url, REDIS_PREFIX: gw.gateway.context.config.redisPrefix, REDIS_URL: `redis://127.0.0.1:${port}` } as never);
@@ -92,7 +92,7 @@ describe('Redis use on the hot path', () => {
     try {
       expect((await product()).status).toBe(200);
       expect(await probe.script('FLUSH')).toBe('OK');
-      // Requests arriving together share one auto-pipelined write; each NOSCRIPT is answered by a resend with the script.
+      // Requests arriving together: each NOSCRIPT is answered by a resend with the script.
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? product() : call(`${gw.url}/api/v1/record/version`, { key: own.key }))));
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     } finally {

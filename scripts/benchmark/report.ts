@@ -43,7 +43,7 @@ export interface HotPathRow {
   seconds: number;
   /**
    * Redis commands per request, idle background subtracted. Each is one request/answer exchange for
-   * the request that sent it (auto-pipelining may carry several requests' commands in one write).
+   * the request that sent it.
    */
   redisPerRequest: number;
   /** How the counted gateway settled the answers (er_gateway_settlements_total): in Redis, or as repeats it knew Redis would charge nothing for. */
