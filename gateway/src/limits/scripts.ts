@@ -1,4 +1,4 @@
-import type { RedisClient } from '@evidence-record/platform';
+import { holdWritesPerTurn, type RedisClient } from '@evidence-record/platform';
 
 /**
  * The gateway's two Redis round trips per request, each one Lua script run
@@ -245,7 +245,21 @@ export const gatewayScripts: { readonly [K in keyof GatewayScripts]: { numberOfK
   erProtocolWindow: { numberOfKeys: 1, lua: PROTOCOL_WINDOW_LUA },
 };
 
+/**
+ * Defines the scripts on the connection. Each is sent at the end of the event loop's turn, together
+ * with the other scripts of the turn, in one write (platform `holdWritesPerTurn`, decision 1800).
+ */
 export function installScripts(redis: RedisClient): RedisClient & GatewayScripts {
-  for (const [name, definition] of Object.entries(gatewayScripts)) redis.defineCommand(name, definition);
-  return redis as RedisClient & GatewayScripts;
+  const hold = holdWritesPerTurn(redis);
+  const scripted = redis as RedisClient & GatewayScripts & Record<string, unknown>;
+  for (const [name, definition] of Object.entries(gatewayScripts)) {
+    redis.defineCommand(name, definition);
+    const send = scripted[name] as (this: unknown, ...args: unknown[]) => Promise<unknown>;
+    // A plain function: in a pipeline (which copies the connection's script commands) `this` is the pipeline.
+    scripted[name] = function (this: unknown, ...args: unknown[]) {
+      hold();
+      return send.apply(this, args);
+    };
+  }
+  return scripted;
 }

@@ -7,6 +7,7 @@ export * from './logger';
 export * from './metrics';
 export * from './nats';
 export * from './redis';
+export * from './redis-turn';
 export * from './durable-consumer';
 export * from './tracing';
 export * from './entrypoint';
