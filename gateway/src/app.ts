@@ -5,6 +5,7 @@ import { API_VERSION, CACHE_CONTROL, HEALTH_PATH, OPENAPI_PATH, UNSUBSCRIBE_PATH
 import {
   Metrics,
   clusterNodesOf,
+  createAccessLogger,
   createLogger,
   createPool,
   createRedis,
@@ -113,6 +114,8 @@ export function connectRedis(settings: RedisSettings | string, log: Logger, name
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config } = deps;
   const log = deps.log ?? createLogger('gateway', config.logLevel);
+  // A logger given (the tests') takes the access lines too, as they happen.
+  const accessLog = deps.log ?? createAccessLogger('gateway', config.logLevel);
   const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
   if (config.checks) metrics.base.dependsOn('postgres', 'redis');
   const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs), signingKeys: config.signingKeys });
@@ -169,7 +172,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     log.warn('GATEWAY_CHECKS=off: NO keys, windows, budgets, validation or scoring. Benchmark use only; never expose this process.');
   }
 
-  const context: GatewayContext = { config, log, metrics, routes: new RouteTable(), upstreams, clock: deps.clock ?? Date.now, checked };
+  const context: GatewayContext = { config, log, accessLog, metrics, routes: new RouteTable(), upstreams, clock: deps.clock ?? Date.now, checked };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

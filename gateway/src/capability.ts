@@ -212,7 +212,9 @@ async function refuseAfterPeek(gw: GatewayContext, checked: Checked, ex: Exchang
  */
 function upstreamHeaders(ex: Exchange, key: KeyRecord, origin: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(ex.req.headers)) {
+  const incoming = ex.req.headers;
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined || isInternalHeader(name)) continue;
     if (name === 'authorization' || name === 'x-service-key' || name === 'cookie' || name === h.requestId || name.startsWith('x-forwarded-')) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -61,6 +61,8 @@ export function gatewayMetrics(metrics: Metrics): GatewayMetrics {
 export interface GatewayContext {
   config: GatewayConfig;
   log: Logger;
+  /** One line per request (platform `createAccessLogger`: written in batches). */
+  accessLog: Logger;
   metrics: GatewayMetrics;
   routes: RouteTable;
   upstreams: Upstreams;
@@ -171,7 +173,7 @@ export function finish(gw: GatewayContext, ex: Exchange): void {
     latencyMs,
   });
   ex.trace.end({ attributes: { 'er.capability': ex.capability, 'http.response.status_code': ex.status }, ...(ex.status >= 500 ? { error: ex.code } : {}) });
-  gw.log.info(
+  gw.accessLog.info(
     {
       request_id: ex.requestId,
       trace_id: ex.trace.traceId,

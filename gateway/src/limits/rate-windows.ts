@@ -56,7 +56,8 @@ export async function checkRateWindows(
  */
 export function reportedWindow(windows: WindowState[]): WindowState {
   let best = windows[0]!;
-  for (const w of windows.slice(1)) {
+  for (let i = 1; i < windows.length; i++) {
+    const w = windows[i]!;
     if (w.remaining < best.remaining) best = w;
     else if (w.remaining === best.remaining && (best.remaining > 0 ? true : w.resetMs > best.resetMs)) best = w;
   }

@@ -30,9 +30,16 @@ export function coolDownKey(prefix: string, keyId: string): string {
   return `${prefix}{k:${keyId}}:cool`;
 }
 
+// The gateway asks for the day of every settled answer: the last day's bounds are kept (a Date and an ISO string less per call).
+let lastDay = { from: 0, to: 0, day: '' };
+
 /** UTC calendar day, YYYY-MM-DD. */
 export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  if (nowMs >= lastDay.from && nowMs < lastDay.to) return lastDay.day;
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  const from = utcDayNumber(nowMs) * 86_400_000;
+  lastDay = { from, to: from + 86_400_000, day };
+  return day;
 }
 
 /** Days since the epoch (UTC), for "how many of the last seven days". */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * API key shape: sk_{environment}_{keyId}_{secret}.
@@ -48,7 +48,8 @@ export function hashSecret(secret: string): string {
 
 /** Constant-time comparison of a presented secret with the stored hash. */
 export function secretMatches(secret: string, storedHashHex: string): boolean {
-  const presented = createHash('sha256').update(secret, 'utf8').digest();
+  // One-shot hash: no Hash object per request (Node ≥ 20.12).
+  const presented = hash('sha256', secret, 'buffer');
   const stored = Buffer.from(storedHashHex, 'hex');
   if (stored.length !== presented.length) {
     // Still spend a comparison so a malformed stored hash takes the same time.

@@ -34,6 +34,8 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
 /** `application/json`, optionally with `charset=utf-8`; nothing else is a JSON body (JSON is UTF-8: RFC 8259 §8.1). */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  // What every service of the Record sends, decided without splitting.
+  if (value === 'application/json; charset=utf-8' || value === 'application/json') return true;
   const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
   if (type !== 'application/json') return false;
   return params.every((p) => p === '' || p === 'charset=utf-8' || p === 'charset="utf-8"');

@@ -33,3 +33,40 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
   };
   return pino(options, pino.destination({ dest: 1, sync: true }));
 }
+
+/** Lines held before a write: about 15 access-log lines. */
+const ACCESS_LOG_BUFFER_BYTES = 4096;
+/** Longest an access-log line waits in the buffer on a quiet server. */
+const ACCESS_LOG_FLUSH_MS = 200;
+
+let accessDestination: ReturnType<typeof pino.destination> | null = null;
+
+/**
+ * The logger of the gateway's access log: one line per request, written to
+ * standard output in batches of about 4 KiB, and at least every 200 ms.
+ *
+ * A write of its own per line was one system call per request (8–12 µs of the
+ * gateway's CPU per request under load, issue 25); held, about fifteen lines
+ * leave in one. The buffer is written synchronously, in order, by a timer
+ * and when the process exits (a crash that ends the process included; only a
+ * SIGKILL loses the last 200 ms). Its lines may reach standard output after
+ * a line the service logger wrote later: each carries its own time.
+ *
+ * No redaction: its one call site (gateway `finish`) logs fixed fields (ids,
+ * method, capability, status, code, figures), never a header or a body.
+ * Every other line goes through `createLogger`, which redacts.
+ */
+export function createAccessLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  if (!accessDestination) {
+    const destination = pino.destination({ dest: 1, sync: true, minLength: ACCESS_LOG_BUFFER_BYTES, periodicFlush: ACCESS_LOG_FLUSH_MS });
+    process.once('exit', () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // Nothing more can be said at exit.
+      }
+    });
+    accessDestination = destination;
+  }
+  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime }, accessDestination);
+}
