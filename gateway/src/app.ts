@@ -44,6 +44,8 @@ import { UsageLog } from './usage/usage-log';
 export interface GatewayDeps {
   config: GatewayConfig;
   log?: Logger;
+  /** The access log's logger (main.ts: platform `createAccessLogger`); when absent, `log` takes the access lines too, as they happen (the tests'). */
+  accessLog?: Logger;
   metrics?: Metrics;
   /** Connections made elsewhere are used and left open; otherwise they are made from config and closed by close(). */
   pool?: Pool;
@@ -114,8 +116,7 @@ export function connectRedis(settings: RedisSettings | string, log: Logger, name
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config } = deps;
   const log = deps.log ?? createLogger('gateway', config.logLevel);
-  // A logger given (the tests') takes the access lines too, as they happen.
-  const accessLog = deps.log ?? createAccessLogger('gateway', config.logLevel);
+  const accessLog = deps.accessLog ?? deps.log ?? createAccessLogger('gateway', config.logLevel);
   const metrics = gatewayMetrics(deps.metrics ?? new Metrics('gateway'));
   if (config.checks) metrics.base.dependsOn('postgres', 'redis');
   const upstreams = new Upstreams({ socketTimeoutMs: Math.max(config.upstreamTimeoutMs, config.mcpTimeoutMs), signingKeys: config.signingKeys });

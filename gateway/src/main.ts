@@ -1,4 +1,4 @@
-import { configOrExit, createLogger, initTracing, startService } from '@evidence-record/platform';
+import { configOrExit, createAccessLogger, createLogger, initTracing, startService } from '@evidence-record/platform';
 import { createGateway } from './app';
 import { assertChecksAllowed, loadGatewayConfig } from './config';
 
@@ -12,7 +12,7 @@ if (!config.checks) {
   log.warn('*************************************************************************');
 }
 initTracing({ service: 'gateway', endpoint: config.otelEndpoint, exportDelayMs: config.otelExportDelayMs, log });
-const gateway = await createGateway({ config, log });
+const gateway = await createGateway({ config, log, accessLog: createAccessLogger('gateway', config.logLevel) });
 const running = await startService(gateway.app, { listener: gateway.listener, port: config.port, host: config.listenHost, log, graceMs: config.shutdownGraceMs, onShutdown: gateway.close });
 // An upstream slower than its deadline is answered with 500 long before these.
 running.server.requestTimeout = 60_000;
