@@ -19,11 +19,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     return Promise.resolve({ ok: false, reason: 'too_large' });
   }
   if (req.readableEnded) return Promise.resolve(EMPTY_BODY);
-  // A request without a body (a GET, as most are) is complete when its headers are: nothing to wait for.
-  if (req.complete && req.readableLength === 0 && declared === undefined && req.headers['transfer-encoding'] === undefined) {
-    req.resume();
-    return Promise.resolve(EMPTY_BODY);
-  }
+  // Complete already: a request without a body (a GET, as most are), or a small body that came in the
+  // packet of its headers (nearly every POST). Read from the stream's buffer: no listeners, no waiting.
+  if (req.complete) return Promise.resolve(readBuffered(req, limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -60,6 +58,23 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     req.on('error', onError);
     req.on('aborted', onAborted);
   });
+}
+
+function readBuffered(req: IncomingMessage, limit: number): BodyRead {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+    total += chunk.length;
+    if (total > limit) {
+      req.resume();
+      return { ok: false, reason: 'too_large' };
+    }
+    chunks.push(chunk);
+  }
+  // Lets the stream end, as a request whose body was read to the end does.
+  req.resume();
+  if (total === 0) return EMPTY_BODY;
+  return { ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) };
 }
 
 /** Query parameters as an object; a repeated name becomes an array (which the strict schemas refuse). */
