@@ -27,8 +27,12 @@ export interface CapabilityInput {
 
 const MAX_VALUE = 200;
 
+// Printable ASCII is its own NFKC form: most identifiers skip the Unicode normalisation.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function normalise(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
+  const nfkc = PRINTABLE_ASCII.test(text) ? text : text.normalize('NFKC');
+  return nfkc.toLowerCase().replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
 }
 
 function str(v: unknown): string {
