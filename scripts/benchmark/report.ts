@@ -612,7 +612,9 @@ and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
   to the record service over \`http.Agent({ keepAlive: true })\`, adds the same signature and pipes
   the answer back, nothing else); **D** through a second gateway process with \`GATEWAY_CHECKS=off\`
   (refused under \`NODE_ENV=production\`, so it runs with \`NODE_ENV=benchmark\`): the same request
-  path without key lookup, rate windows, validation, budget or score. Each path's CPU per request
+  path without key lookup, rate windows, validation, budget or score. Before the first run every path
+  is loaded once for 6 s per request kind, so that all of them are measured compiled (with only the
+  2 s warm-up, the first run was the gateway's worst of three in 11 of 12 comparisons). Each path's CPU per request
   is read for the hop (gateway or forwarder) and for the record service behind it. Judged: the
   gateway's CPU per request ÷ the forwarder's (≤ 1.5) and the gateway's throughput ÷ the
   forwarder's (≥ 0.8), medians over the runs. Both gateways use the same upstream services and log
