@@ -246,8 +246,9 @@ export const gatewayScripts: { readonly [K in keyof GatewayScripts]: { numberOfK
 };
 
 /**
- * Defines the scripts on the connection. Each is sent at the end of the event loop's turn, together
- * with the other scripts of the turn, in one write (platform `holdWritesPerTurn`, decision 1800).
+ * Defines the scripts on the connection. Each is sent after the I/O of its turn of the event loop and
+ * the next, together with the other commands of those turns, in one write (platform
+ * `holdWritesPerTurn`, decision 1800).
  */
 export function installScripts(redis: RedisClient): RedisClient & GatewayScripts {
   const hold = holdWritesPerTurn(redis);

@@ -45,9 +45,9 @@ let accessDestination: ReturnType<typeof pino.destination> | null = null;
  * The logger of the gateway's access log: one line per request, written to
  * standard output in batches of about 4 KiB, and at least every 200 ms.
  *
- * A write of its own per line was one system call per request (8–12 µs of the
- * gateway's CPU per request under load, issue 25); held, about fifteen lines
- * leave in one. The buffer is written synchronously, in order, by a timer
+ * A write of its own per line was one system call per request (about 2 % of
+ * the gateway's CPU under load, issue 25); held, about fifteen lines leave in
+ * one. The buffer is written synchronously, in order, by a timer
  * and when the process exits (a crash that ends the process included; only a
  * SIGKILL loses the last 200 ms). Its lines may reach standard output after
  * a line the service logger wrote later: each carries its own time.

@@ -16,8 +16,8 @@ import type { RedisClient } from './redis';
  * leave: after the next turn's I/O callbacks (`setImmediate` runs after them;
  * one scheduled from it, after the next turn's). An idle server waits no
  * longer than one look at its sockets: a pending immediate keeps the event
- * loop from blocking. Holding for the next turn too halved the writes again
- * under the bench's load (resolve: 1.53 → 1.41 × a bare forwarder's CPU).
+ * loop from blocking. Holding for the next turn too took resolve from 1.53 to
+ * 1.41 × a bare forwarder's CPU per request (one `--only hop` run each).
  *
  * ioredis's own auto-pipelining does not do this: it waits only for the
  * current callback (`process.nextTick`), so commands issued by requests that
