@@ -35,12 +35,17 @@ const externalThirdParty = {
   },
 };
 
-rmSync('dist', { recursive: true, force: true });
-mkdirSync('dist', { recursive: true });
+// `--outdir <dir>`: somewhere else than dist/ (a test run's own bundles, test/global-setup.ts); under the
+// repository, so the bundles find the root node_modules as dist/ does.
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag > 0 ? process.argv[outdirFlag + 1] : 'dist';
+if (!outdir || path.relative(process.cwd(), path.resolve(outdir)).startsWith('..')) throw new Error('--outdir takes a folder inside the repository');
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
 const started = Date.now();
 await build({
   entryPoints: entries,
-  outdir: 'dist',
+  outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
@@ -52,5 +57,5 @@ await build({
   banner: { js: "import { createRequire as __erCreateRequire } from 'node:module'; const require = __erCreateRequire(import.meta.url);" },
   plugins: [externalThirdParty],
 });
-cpSync('services/record-store/migrations', 'dist/migrations', { recursive: true });
+cpSync('services/record-store/migrations', path.join(outdir, 'migrations'), { recursive: true });
 console.log(JSON.stringify({ built: Object.keys(entries), ms: Date.now() - started }));

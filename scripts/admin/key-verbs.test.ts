@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { nouns, parseFlags } from '@evidence-record/admin';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * `key revoke|rotate K` take the key id. A whole key on the command line
@@ -24,7 +25,7 @@ async function admin(...argv: string[]): Promise<Record<string, unknown>> {
 /** The CLI as a process, for its exit code and its one line of JSON. */
 function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ER_RUN_DIR: '/nonexistent' }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, operatorCliArgs([...args, '--json']), { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ER_RUN_DIR: '/nonexistent' }, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>, stderr });
     });
   });

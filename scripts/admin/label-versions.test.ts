@@ -8,6 +8,7 @@ import { createRecordApp } from '@evidence-record/record';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { NATS_URL } from '@evidence-record/test-support/infra';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * Label versions, end to end through the real operator CLI process: two real
@@ -30,7 +31,7 @@ function admin(args: string[]): Promise<{ code: number; json: Record<string, unk
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'],
+      operatorCliArgs([...args, '--json']),
       {
         cwd: root,
         env: {

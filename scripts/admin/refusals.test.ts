@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatStackEnv } from '@evidence-record/platform';
 import { dsldLabel } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { freePort } from '@evidence-record/test-support/launcher';
+import { freePort, operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * Expected failures of the verbs that read a source are refusals: exit 1,
@@ -40,7 +40,7 @@ function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'],
+      operatorCliArgs([...args, '--json']),
       { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ER_RUN_DIR: runDir, ...env }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const last = stdout.trim().split('\n').at(-1) ?? '{}';

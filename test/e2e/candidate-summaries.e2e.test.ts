@@ -13,6 +13,7 @@ import { parseDsldLabel } from '@evidence-record/sources';
 import { call } from '@evidence-record/test-support/client';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
 import { waitFor } from '@evidence-record/test-support/wait';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * Candidates that say what changed (issue 23, item 8), end to end: the
@@ -38,7 +39,7 @@ const admin = (...args: string[]) => stack.adminWith(monitorEnv, ...args);
 /** A refused CLI run: exit 1 and its JSON. */
 async function refusedCli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
   try {
-    await exec(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { env: { ...stack.env, ...monitorEnv } });
+    await exec(process.execPath, operatorCliArgs([...args, '--json']), { env: { ...stack.env, ...monitorEnv } });
   } catch (err) {
     const e = err as { code: number; stdout: string };
     return { code: e.code, json: JSON.parse(e.stdout.trim().split('\n').pop()!) as Record<string, unknown> };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { call } from '@evidence-record/test-support/client';
 import { issueKey, startStack, type RunningStack } from '@evidence-record/test-support/stack';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * Research context and regulatory records curated from the operator CLI
@@ -22,7 +23,7 @@ interface Run {
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { env: { ...stack.env, USER: 'Dana Curator' }, timeout: 60_000 }, (err, stdout) => {
+    execFile(process.execPath, operatorCliArgs([...args, '--json']), { env: { ...stack.env, USER: 'Dana Curator' }, timeout: 60_000 }, (err, stdout) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout.trim().split('\n').pop() ?? '{}') });
     });
   });

@@ -16,6 +16,7 @@ import { callerHeaders, insertBrand, insertCustomer, insertProduct, insertWatch,
 import { deleteStreams, startFanout } from '@evidence-record/test-support/email-worker';
 import { connectionRefused, gate, request, spawnService, waitFor, type HttpAnswer, type ServiceProcess } from './support';
 import { signedAsGateway } from '@evidence-record/test-support/signing';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * Every service's real entrypoint, as a process: SIGTERM while a request
@@ -175,7 +176,7 @@ describe('SIGTERM drains each service', () => {
     });
 
     const adminEnv = { ...process.env, DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: isolation.redisPrefix };
-    const admin = async (...args: string[]) => JSON.parse((await exec(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], { env: adminEnv })).stdout.trim().split('\n').pop()!) as Record<string, string>;
+    const admin = async (...args: string[]) => JSON.parse((await exec(process.execPath, operatorCliArgs([...args, '--json']), { env: adminEnv })).stdout.trim().split('\n').pop()!) as Record<string, string>;
     const org = await admin('org', 'create', '--name', 'Shutdown test', '--plan', 'free');
     const { key } = await admin('key', 'issue', '--org', org.org_id!, '--scopes', 'framework:read', '--env', 'test');
 

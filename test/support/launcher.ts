@@ -86,8 +86,27 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
-/** Its TypeScript entry under tsx (tests), or its built bundle (benchmarks). */
+/** Its TypeScript entry under tsx, or its built bundle (the test run's own, or dist/ for benchmarks). */
 export type RunFrom = 'source' | 'bundle';
+
+/**
+ * The bundles a vitest run built for itself (test/global-setup.ts), when this
+ * process belongs to one; null elsewhere (then services run under tsx unless
+ * told otherwise).
+ */
+export function testBundles(): string | null {
+  return process.env.ER_TEST_BUNDLES || null;
+}
+
+/**
+ * Node's arguments to run the operator CLI (scripts/admin) with these: the
+ * run's bundle, as operators run dist/admin.mjs, or its source under tsx
+ * outside a test run.
+ */
+export function operatorCliArgs(args: readonly string[]): string[] {
+  const bundles = testBundles();
+  return bundles ? ['--enable-source-maps', join(bundles, 'admin.mjs'), ...args] : ['--import', 'tsx', 'scripts/admin/main.ts', ...args];
+}
 
 export interface LaunchOptions {
   service: ServiceName;
@@ -96,6 +115,7 @@ export interface LaunchOptions {
   /** It gets PORT (and a gateway GATEWAY_PORT); needed to wait for /readyz. Without it, env may carry PORT (e.g. a bad one a test expects refused). */
   port?: number;
   env: NodeJS.ProcessEnv;
+  /** Unset: the test run's bundle (testBundles()) when there is one, else the TypeScript entry; 'bundle' given means dist/<name>.mjs. */
   from?: RunFrom;
   /** Another entry than the registry's (e.g. the bundle of another build, for an A/B comparison). */
   entry?: string;
@@ -247,10 +267,12 @@ export function imageCommand(image: ImageRoot, nodeArgs: readonly string[]): { f
 export function launch(opts: LaunchOptions): ServiceProcess {
   const entry = service(opts.service);
   const file = opts.command?.file ?? process.execPath;
+  const bundles = testBundles();
+  const from = opts.from ?? (bundles ? 'bundle' : 'source');
   const args =
     opts.command?.args ??
-    (opts.from === 'bundle'
-      ? [...(opts.nodeArgs ?? []), '--enable-source-maps', opts.entry ?? `dist/${entry.name}.mjs`]
+    (from === 'bundle'
+      ? [...(opts.nodeArgs ?? []), '--enable-source-maps', opts.entry ?? join(opts.from === 'bundle' || !bundles ? 'dist' : bundles, `${entry.name}.mjs`)]
       : [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry ?? entry.entry]);
   const portEnv: NodeJS.ProcessEnv = opts.port === undefined ? {} : { PORT: String(opts.port), ...(entry.name === 'gateway' ? { GATEWAY_PORT: String(opts.port) } : {}) };
   const env = { ...opts.env, ...portEnv };

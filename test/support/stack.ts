@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { service, serviceNames, type ServiceName } from '@evidence-record/registry';
 import { demoDatabase, isolationPrefix, type TestDatabase } from './db';
 import { engineEnv, NATS_URL, REDIS_URL } from './infra';
-import { freePorts, imageCommand, launchReady, newSigningKeys, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
+import { freePorts, imageCommand, launchReady, newSigningKeys, operatorCliArgs, stackEnv, startWaves, type ImageRoot, type ServiceProcess } from './launcher';
 import { TestSmtpServer } from './smtp';
 
 const exec = promisify(execFile);
@@ -98,7 +98,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
 
   const startService = async (name: ServiceName) => {
     const command = opts.image ? imageCommand(opts.image, [`dist/${name}.mjs`]) : undefined;
-    const p = await launchReady({ service: name, port: ports[name], env: { ...env, ...(opts.extraEnv?.[name] ?? {}) }, from: 'source', command, keepLines: 500, lines: logs.get(name) ?? [] });
+    const p = await launchReady({ service: name, port: ports[name], env: { ...env, ...(opts.extraEnv?.[name] ?? {}) }, command, keepLines: 500, lines: logs.get(name) ?? [] });
     logs.set(name, p.lines);
     processes.set(name, p.child);
     running.set(name, p);
@@ -122,7 +122,7 @@ export async function startStack(label: string, opts: StackOptions = {}): Promis
     logs,
     admin: (...args: string[]) => stack.adminWith({}, ...args),
     adminWith: async (extra: NodeJS.ProcessEnv, ...args: string[]) => {
-      const cli = opts.image ? imageCommand(opts.image, ['dist/admin.mjs', ...args, '--json']) : { file: process.execPath, args: ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'] };
+      const cli = opts.image ? imageCommand(opts.image, ['dist/admin.mjs', ...args, '--json']) : { file: process.execPath, args: operatorCliArgs([...args, '--json']) };
       const { stdout } = await exec(cli.file, cli.args, { env: { ...env, ...extra } });
       return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     },

@@ -18,6 +18,7 @@ import {
 import { startWatchHarness, type WatchHarness } from '@evidence-record/test-support/watch-harness';
 import { SmtpSink } from './support/smtp-sink';
 import { REPO_ROOT, TEST_UNSUBSCRIBE_KEY, alertsBacklog, deleteStreams, startFanout, startWorker, type Running } from '@evidence-record/test-support/email-worker';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 let db: TestDatabase;
 let prefix: string;
@@ -45,7 +46,7 @@ async function settled() {
 
 function cli(args: string[]): Promise<{ code: number | null; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the CLI prints one JSON object
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'], {
+    const child = spawn(process.execPath, operatorCliArgs([...args, '--json']), {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: prefix },
       stdio: ['ignore', 'pipe', 'pipe'],

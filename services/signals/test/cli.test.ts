@@ -9,6 +9,7 @@ import { createPool, natsConnectOptions, type Pool } from '@evidence-record/plat
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
 import { NATS_URL } from '@evidence-record/test-support/infra';
 import { createCatalogue, labelCapture, type FixtureProduct } from '@evidence-record/test-support/signals-fixtures';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * The curation verbs through the real operator CLI process: one JSON object
@@ -26,7 +27,7 @@ function admin(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: num
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/admin/main.ts', ...args, '--json'],
+      operatorCliArgs([...args, '--json']),
       {
         cwd: new URL('../../../', import.meta.url).pathname,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: natsPrefix, PUBLIC_BASE_URL: 'https://evidence-record.test', ...env },

@@ -8,6 +8,7 @@ import { randomId } from '@evidence-record/contract';
 import { createPool } from '@evidence-record/platform';
 import { nouns, parseFlags, type AdminContext } from '@evidence-record/admin';
 import type { RunningStack } from '@evidence-record/test-support/stack';
+import { operatorCliArgs } from '@evidence-record/test-support/launcher';
 
 /**
  * The operator CLI, two ways. `operator` runs a verb's own code in the test
@@ -39,7 +40,7 @@ export interface CliRun {
 
 export function cli(stack: RunningStack, ...argv: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/admin/main.ts', ...argv, '--json'], { env: { ...stack.env }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, operatorCliArgs([...argv, '--json']), { env: { ...stack.env }, timeout: 60_000 }, (err, stdout, stderr) => {
       const exitCode = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
       const last = stdout.trim().split('\n').pop() ?? '';
       let json: Record<string, unknown> = {};

@@ -20,7 +20,7 @@ export interface Replica {
  */
 export async function startReplica(stack: RunningStack, name: ServiceName, env: NodeJS.ProcessEnv = {}): Promise<Replica> {
   const port = await freePort();
-  const p = await launchReady({ service: name, label: `${name} replica`, port, env: { ...stack.env, ...env }, from: 'source' });
+  const p = await launchReady({ service: name, label: `${name} replica`, port, env: { ...stack.env, ...env } });
   const logs = p.lines;
   const child = p.child;
   const stop = (signal: NodeJS.Signals = 'SIGTERM') => p.stop(signal, 8000);
