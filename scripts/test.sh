@@ -25,6 +25,19 @@ step() { # name command...
   printf '\n== %s\n' "$name"
   if "$@"; then printf '== %s: ok\n' "$name"; else printf '== %s: FAILED\n' "$name"; failed+=("$name"); fi
 }
+# A command started now on the other core, its output kept in .run/step-<id>.log; `step <name> joined <id>`
+# waits for it and reports it like any step, its output printed whole.
+declare -A started_pids=()
+start_in_background() { # id command...
+  local id=$1; shift
+  ( "$@" >".run/step-$id.log" 2>&1 ) &
+  started_pids[$id]=$!
+}
+joined() { # id
+  wait "${started_pids[$1]}"; local rc=$?
+  cat ".run/step-$1.log"
+  return "$rc"
+}
 
 mkdir -p .run
 # Results of this run only: a file left by an earlier run must not be counted.
@@ -32,10 +45,12 @@ rm -f .run/vitest.json .run/vitest-resilience.json .run/vitest-multi-node.json
 # The client's types and route table are build artifacts (gitignored): npm ci writes them; written
 # again here so that the checks below read what the contract generates now.
 step "client types (generated from the contract)" npx tsx services/client/scripts/generate.ts
-step lint npx eslint --max-warnings 0 .
+# Lint on the second core while the type checks run on the first (each is one single-threaded process).
+start_in_background lint npx eslint --max-warnings 0 .
 step typecheck npx tsc -p tsconfig.json
 step "OpenAPI lint (Redocly, recommended rules; redocly.yaml)" npx redocly lint
 step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
+step lint joined lint
 step build node scripts/build.mjs
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
 # The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
@@ -59,10 +74,17 @@ if [ -x scripts/chart-check.sh ] || [ -f scripts/chart-check.sh ]; then step "he
 # client would, `npm run down` (test/fresh-clone/readme.check.ts; its own database, prefixes and ports, so it runs
 # beside a developer's own `npm run up`). About 2 minutes with npm's cache warm.
 if [ $# -eq 0 ]; then
+  # The image check (below) builds and runs meanwhile: the two are independent (their own clone, databases,
+  # prefixes and ports) and spend much of their time waiting on npm, podman and start-ups.
+  start_in_background image bash scripts/image-check.sh
   step "the README on a fresh clone: npm run up, drive, npm run down" npx vitest run --config vitest.fresh-clone.config.ts
 fi
 # The Dockerfile built with podman and every service run from the image, non-root, read-only root (scripts/image-check.sh).
-step "image: build and run every service from it" bash scripts/image-check.sh
+if [ -n "${started_pids[image]:-}" ]; then
+  step "image: build and run every service from it" joined image
+else
+  step "image: build and run every service from it" bash scripts/image-check.sh
+fi
 
 # One closing line CI can read: N passed, N failed (every vitest step of this run together).
 resilience_ran=$([ $# -eq 0 ] && echo 1 || echo 0)

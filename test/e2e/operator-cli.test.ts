@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { formatStackEnv } from '@evidence-record/platform';
 import { freePort, startStack, type RunningStack } from '@evidence-record/test-support/stack';
-import { launchReady, type ServiceProcess } from '@evidence-record/test-support/launcher';
+import { launchReady, operatorCliArgs, type ServiceProcess } from '@evidence-record/test-support/launcher';
 import { waitFor } from '@evidence-record/test-support/wait';
 
 /**
@@ -29,18 +29,25 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run -s admin -- … --json` with nothing but PATH, HOME and where `npm run up` keeps its files. */
+/**
+ * `npm run -s admin -- … --json` with nothing but PATH, HOME and where `npm run up` keeps its files: the CLI as
+ * the README shows it. `operatorCli` runs the same CLI, in the same environment, from the run's bundle
+ * (decision 2400): the verbs' own exit codes and refusals, where npm's start-up would only add seconds.
+ */
 function npmAdmin(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return run('npm', ['run', '-s', 'admin', '--', ...args, '--json'], extraEnv);
+}
+
+function operatorCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return run(process.execPath, operatorCliArgs([...args, '--json']), extraEnv);
+}
+
+function run(file: string, args: string[], extraEnv: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      'npm',
-      ['run', '-s', 'admin', '--', ...args, '--json'],
-      { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ER_RUN_DIR: runDir, ...extraEnv }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'));
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines.at(-1) ?? '{}'), lines: lines.length, stderr });
-      },
-    );
+    execFile(file, args, { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ER_RUN_DIR: runDir, ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'));
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(lines.at(-1) ?? '{}'), lines: lines.length, stderr });
+    });
   });
 }
 
@@ -102,8 +109,8 @@ describe('one configuration', () => {
   }, 90_000);
 
   it('a CLI that cannot reach Redis says so and exits non-zero', async () => {
-    const org = await npmAdmin(['org', 'create', '--name', 'Unreachable test', '--plan', 'free']);
-    const issued = await npmAdmin(['key', 'issue', '--org', String(org.json.org_id), '--scopes', 'products:read']);
+    const org = await operatorCli(['org', 'create', '--name', 'Unreachable test', '--plan', 'free']);
+    const issued = await operatorCli(['key', 'issue', '--org', String(org.json.org_id), '--scopes', 'products:read']);
     const run = await npmAdmin(['key', 'revoke', String(issued.json.key_id)], { REDIS_URL: 'redis://127.0.0.1:1' });
     expect([run.code, run.json.error]).toEqual([1, 'redis_unavailable']);
     expect(run.stderr).not.toMatch(/\n\s+at /);
@@ -112,27 +119,28 @@ describe('one configuration', () => {
 
 describe('exit codes and refusals', () => {
   it('unknown ids are refusals (exit 1, not_found), usage mistakes exit 2, neither prints a stack trace', async () => {
-    for (const args of [['key', 'revoke', '0000000000000000'], ['org', 'show', 'org_nothing'], ['candidate', 'show', '999999'], ['alert', 'list', '--account', 'acc_nothing'], ['state', 'list', '--product', 'prd_000000000000']]) {
-      const run = await npmAdmin(args);
+    // The first of each kind through npm as well: what a README reader sees is npm's exit code.
+    for (const [i, args] of [['key', 'revoke', '0000000000000000'], ['org', 'show', 'org_nothing'], ['candidate', 'show', '999999'], ['alert', 'list', '--account', 'acc_nothing'], ['state', 'list', '--product', 'prd_000000000000']].entries()) {
+      const run = await (i === 0 ? npmAdmin : operatorCli)(args);
       expect([args.join(' '), run.code, run.json.error, run.lines]).toEqual([args.join(' '), 1, 'not_found', 1]);
       expect(typeof run.json.message).toBe('string');
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
-    for (const args of [['key', 'revoke'], ['candidate', 'show', 'abc'], ['signal', 'list'], ['nothing', 'here']]) {
-      const run = await npmAdmin(args);
+    for (const [i, args] of [['key', 'revoke'], ['candidate', 'show', 'abc'], ['signal', 'list'], ['nothing', 'here']].entries()) {
+      const run = await (i === 0 ? npmAdmin : operatorCli)(args);
       expect([args.join(' '), run.code, run.json.error]).toEqual([args.join(' '), 2, 'usage']);
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   }, 120_000);
 
   it('one account per organisation: a second is refused; unbind repairs an organisation that has two', async () => {
-    const org = await npmAdmin(['org', 'create', '--name', 'Bound org', '--plan', 'pro']);
+    const org = await operatorCli(['org', 'create', '--name', 'Bound org', '--plan', 'pro']);
     const orgId = String(org.json.org_id);
-    const first = await npmAdmin(['account', 'create', '--org', orgId, '--email', 'one@example.test']);
+    const first = await operatorCli(['account', 'create', '--org', orgId, '--email', 'one@example.test']);
     expect(first.code).toBe(0);
-    const againSameEmail = await npmAdmin(['account', 'create', '--org', orgId, '--email', 'one@example.test']);
+    const againSameEmail = await operatorCli(['account', 'create', '--org', orgId, '--email', 'one@example.test']);
     expect([againSameEmail.code, againSameEmail.json.error]).toEqual([1, 'org_already_bound']);
-    const other = await npmAdmin(['account', 'create', '--org', orgId, '--email', 'two@example.test']);
+    const other = await operatorCli(['account', 'create', '--org', orgId, '--email', 'two@example.test']);
     expect([other.code, other.json.error]).toEqual([1, 'org_already_bound']);
 
     // An organisation bound twice before this rule: key issue refuses, and never advises another account.
@@ -140,19 +148,19 @@ describe('exit codes and refusals', () => {
     await client.connect();
     await client.query(`INSERT INTO accounts (account_id, org_id, email) VALUES ('acc_legacysecond', $1, 'legacy@example.test')`, [orgId]);
     await client.end();
-    const refusedKey = await npmAdmin(['key', 'issue', '--org', orgId, '--scopes', 'products:read,watch:manage']);
+    const refusedKey = await operatorCli(['key', 'issue', '--org', orgId, '--scopes', 'products:read,watch:manage']);
     expect([refusedKey.code, refusedKey.json.error]).toEqual([1, 'account_binding_required']);
     expect(refusedKey.json.message).toMatch(/account unbind/);
     expect(refusedKey.json.message).not.toMatch(/account create/);
 
-    const unbound = await npmAdmin(['account', 'unbind', 'acc_legacysecond']);
+    const unbound = await operatorCli(['account', 'unbind', 'acc_legacysecond']);
     expect(unbound.code).toBe(0);
     expect(unbound.json).toMatchObject({ account_id: 'acc_legacysecond', unbound_from: orgId, accounts_bound: 1 });
-    const again = await npmAdmin(['account', 'unbind', 'acc_legacysecond']);
+    const again = await operatorCli(['account', 'unbind', 'acc_legacysecond']);
     expect([again.code, again.json.error]).toEqual([1, 'not_bound']);
-    const issued = await npmAdmin(['key', 'issue', '--org', orgId, '--scopes', 'products:read,watch:manage']);
+    const issued = await operatorCli(['key', 'issue', '--org', orgId, '--scopes', 'products:read,watch:manage']);
     expect(issued.code).toBe(0);
-    const listed = await npmAdmin(['account', 'list', '--org', orgId]);
+    const listed = await operatorCli(['account', 'list', '--org', orgId]);
     expect((listed.json.accounts as Array<{ account_id: string }>).map((a) => a.account_id)).toEqual([first.json.account_id]);
   }, 120_000);
 });
