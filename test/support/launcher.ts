@@ -8,8 +8,8 @@ import { service, services, signingKeysEnvName, startWaves, urlEnvName, verifyin
 
 /**
  * The one way tests, benchmarks and the image check start a service of the
- * registry (services/registry) as a process: its TypeScript entry under tsx,
- * its bundle dist/<name>.mjs, or any other command (the image's node in a
+ * registry (services/registry) as a process: its bundle (the test run's own,
+ * decision 2400, or dist/<name>.mjs), its TypeScript entry under tsx, or any other command (the image's node in a
  * chroot), with output kept in memory or written to a file, and "ready" meaning
  * /readyz answers 200 (or, for a service without HTTP, that it is still
  * running a moment after it started).
