@@ -6,6 +6,7 @@ import {
   consumerLagGauge,
   ensureDurableConsumer,
   ensureStreams,
+  untilJetStreamAnswers,
   runDurableConsumer,
   startSpan,
   type Logger,
@@ -237,9 +238,12 @@ export interface EmailWorkerOptions extends Omit<DeliveryOptions, 'metrics' | 'l
  * JetStream hands each message to exactly one of them at a time.
  */
 export async function startEmailWorker(opts: EmailWorkerOptions): Promise<RunningConsumer> {
-  const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
-  const consumerSpec = { nc: opts.nc, stream: names.alerts.stream, durable: opts.durable, filterSubject: streamNames(opts.natsPrefix).alerts.requested, ackWaitMs: opts.ackWaitMs };
-  await ensureDurableConsumer(consumerSpec);
+  const consumerSpec = await untilJetStreamAnswers(async () => {
+    const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
+    const spec = { nc: opts.nc, stream: names.alerts.stream, durable: opts.durable, filterSubject: streamNames(opts.natsPrefix).alerts.requested, ackWaitMs: opts.ackWaitMs };
+    await ensureDurableConsumer(spec);
+    return spec;
+  }, { log: opts.log });
   const log = opts.log.child({ component: 'email-worker' });
   const running = runDurableConsumer({
     ...consumerSpec,
@@ -249,6 +253,6 @@ export async function startEmailWorker(opts: EmailWorkerOptions): Promise<Runnin
     handle: alertMessageHandler({ ...opts, log, metrics: emailMetrics(opts.metrics) }),
   });
   consumerLagGauge(opts.metrics, opts.durable, running.lag);
-  log.info({ stream: names.alerts.stream, durable: opts.durable, concurrency: opts.concurrency }, 'email worker started');
+  log.info({ stream: consumerSpec.stream, durable: opts.durable, concurrency: opts.concurrency }, 'email worker started');
   return running;
 }

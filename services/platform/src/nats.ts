@@ -153,6 +153,37 @@ export async function ensureStreams(nc: NatsConnection, prefix = '', opts: Ensur
   return names;
 }
 
+/**
+ * Whether a JetStream API call failed only because JetStream is not ready:
+ * no answer in time, no responder, or "temporarily unavailable". A cluster
+ * electing its meta leader, or creating a replicated stream on a loaded
+ * machine, answers so for a few seconds; the call itself was fine.
+ */
+export function isJetStreamNotReady(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return code === 'TIMEOUT' || code === '503' || /temporarily unavailable|no responders/i.test(String(err));
+}
+
+/**
+ * A long-running service's JetStream set-up at start-up (its streams and
+ * durable consumer), tried again while JetStream is not ready, for up to
+ * `waitMs` (60 s by default). A worker that exits because the cluster was
+ * still electing its leaders only restarts into the same wait; any other
+ * error is thrown at once. Both set-up calls are idempotent.
+ */
+export async function untilJetStreamAnswers<T>(setUp: () => Promise<T>, opts: { log: Pick<Logger, 'warn'>; waitMs?: number }): Promise<T> {
+  const deadline = Date.now() + (opts.waitMs ?? 60_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await setUp();
+    } catch (err) {
+      if (!isJetStreamNotReady(err) || Date.now() >= deadline) throw err;
+      opts.log.warn({ err: String(err), attempt }, 'JetStream not ready at start-up; trying again');
+      await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * attempt)));
+    }
+  }
+}
+
 interface ManagedConfig {
   name: string;
   subjects: string[];

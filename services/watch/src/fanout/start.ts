@@ -1,5 +1,5 @@
 import { streamNames } from '@evidence-record/contract';
-import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
+import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, untilJetStreamAnswers, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
 import { fanoutMetrics } from './metrics';
 import { signalReleasedHandler } from './signal-fanout';
 
@@ -21,9 +21,12 @@ export interface SignalFanoutOptions {
  * one at a time (each one may fan out to thousands of accounts).
  */
 export async function startSignalFanout(opts: SignalFanoutOptions): Promise<RunningConsumer> {
-  const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
-  const consumerSpec = { nc: opts.nc, stream: names.signals.stream, durable: opts.durable, filterSubject: names.signals.released, ackWaitMs: opts.ackWaitMs };
-  await ensureDurableConsumer(consumerSpec);
+  const consumerSpec = await untilJetStreamAnswers(async () => {
+    const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
+    const spec = { nc: opts.nc, stream: names.signals.stream, durable: opts.durable, filterSubject: names.signals.released, ackWaitMs: opts.ackWaitMs };
+    await ensureDurableConsumer(spec);
+    return spec;
+  }, { log: opts.log });
   const log = opts.log.child({ component: 'signal-fanout' });
   const running = runDurableConsumer({
     ...consumerSpec,
@@ -33,6 +36,6 @@ export async function startSignalFanout(opts: SignalFanoutOptions): Promise<Runn
     handle: signalReleasedHandler({ pool: opts.pool, js: opts.nc.jetstream(), natsPrefix: opts.natsPrefix, log, metrics: fanoutMetrics(opts.metrics) }),
   });
   consumerLagGauge(opts.metrics, opts.durable, running.lag);
-  log.info({ stream: names.signals.stream, durable: opts.durable, alerts_subject: streamNames(opts.natsPrefix).alerts.requested }, 'signal fan-out started');
+  log.info({ stream: consumerSpec.stream, durable: opts.durable, alerts_subject: streamNames(opts.natsPrefix).alerts.requested }, 'signal fan-out started');
   return running;
 }
