@@ -59,8 +59,13 @@ step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=
 # revoked (test/multi-node/representative.multi-node.ts; decision 2360). About a minute; `npm run
 # test:multi-node` runs every end-to-end test there, and `npm run up -- --multi-node` itself.
 if [ $# -eq 0 ]; then
+  # The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) run
+  # meanwhile, and are reported below.
+  start_in_background chart bash scripts/chart-check.sh
   step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node/representative.multi-node.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-multi-node.json
+  # Joined before the resilience suites, whose fault timings should not share the CPU with them.
+  step "helm chart checks" joined chart
 fi
 # Faults (Redis, Postgres, NATS, SMTP, a backend or worker killed), concurrency, the OWASP API Top 10
 # security suites and the 10,000-case API fuzzer, each against its own stack of processes; about 95 s
@@ -69,7 +74,7 @@ if [ $# -eq 0 ]; then
   step "resilience, security and fuzz suites" npx vitest run --config vitest.resilience.config.ts --exclude test/fuzz/regressions.test.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-resilience.json
 fi
-if [ -x scripts/chart-check.sh ] || [ -f scripts/chart-check.sh ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
+if [ -z "${started_pids[chart]:-}" ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
 # The README as written: a fresh `git clone` of HEAD (no node_modules), `npm run up` there, the stack driven as a
 # client would, `npm run down` (test/fresh-clone/readme.check.ts; its own database, prefixes and ports, so it runs
 # beside a developer's own `npm run up`). About 2 minutes with npm's cache warm.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, DiscardPolicy, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
 import { streamNames } from '@evidence-record/contract';
-import { connectNats, ensureDurableConsumer, ensureStreams, isJetStreamNotReady, natsConnectOptions, untilJetStreamAnswers } from '../src/index';
+import { connectNats, ensureDurableConsumer, ensureStreams, natsConnectOptions } from '../src/index';
 import { isolationPrefix } from '@evidence-record/test-support/db';
 import { startNatsCluster, type NatsCluster } from '@evidence-record/test-support/nats-cluster';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -142,42 +142,5 @@ describe('stream replicas (NATS_STREAM_REPLICAS)', () => {
     expect(p.info.config.max_age).toBe(30 * 24 * 3600 * 1e9);
     expect(p.info.config.duplicate_window).toBe(24 * 3600 * 1e9);
     expect(p.replicas).toBe(3);
-  });
-});
-
-describe('a worker starting while the cluster has no JetStream leader', () => {
-  it('waits for JetStream, then creates its streams and consumer, where a plain set-up fails', async () => {
-    const prefix = isolationPrefix('natsquorum').natsPrefix;
-    const names = streamNames(prefix);
-    const nc = track(await connectNats(cluster.url, 'cluster-quorum'));
-    // Two of three nodes gone: no majority, so no meta leader; the survivor cannot answer the JetStream API.
-    await cluster.kill(1);
-    await cluster.kill(2);
-    try {
-      const plain = await ensureStreams(nc, prefix, { replicas: 3 }).then(() => null, (err: unknown) => err);
-      expect(isJetStreamNotReady(plain), String(plain)).toBe(true);
-
-      const warnings: unknown[] = [];
-      const setUp = untilJetStreamAnswers(async () => {
-        const created = await ensureStreams(nc, prefix, { replicas: 3 });
-        await ensureDurableConsumer({ nc, stream: created.alerts.stream, durable: 'quorum-worker', filterSubject: created.alerts.requested, ackWaitMs: 30_000 });
-        return created;
-      }, { log: { warn: (o: unknown) => void warnings.push(o) } });
-      // The nodes come back only after a set-up attempt has failed and been tried again.
-      await waitFor('a set-up attempt refused for want of JetStream', async () => warnings.length > 0, 30_000);
-      await Promise.all([cluster.restart(1), cluster.restart(2)]);
-      await expect(setUp).resolves.toEqual(names);
-      expect((await cluster.streamPlacement(names.alerts.stream)).replicas).toBe(3);
-    } finally {
-      for (const i of [1, 2]) if (!cluster.running().some((n) => n.index === i)) await cluster.restart(i);
-      await cluster.waitHealthy();
-    }
-  }, 120_000);
-
-  it('does not wait on an error that is not about readiness', async () => {
-    const started = Date.now();
-    const failing = untilJetStreamAnswers(() => Promise.reject(new Error('stream name already in use with a different configuration')), { log: { warn: () => undefined } });
-    await expect(failing).rejects.toThrow(/different configuration/);
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
