@@ -58,15 +58,15 @@ step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=
 # step on reserved ports): one stack, capabilities through REST and MCP, a watch alert emailed once, a key
 # revoked (test/multi-node/representative.multi-node.ts; decision 2360). About a minute; `npm run
 # test:multi-node` runs every end-to-end test there, and `npm run up -- --multi-node` itself.
+# The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) run
+# meanwhile, and are reported below.
+start_in_background chart bash scripts/chart-check.sh
 if [ $# -eq 0 ]; then
-  # The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) run
-  # meanwhile, and are reported below.
-  start_in_background chart bash scripts/chart-check.sh
   step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node/representative.multi-node.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-multi-node.json
-  # Joined before the resilience suites, whose fault timings should not share the CPU with them.
-  step "helm chart checks" joined chart
 fi
+# Joined before the resilience suites, whose fault timings should not share the CPU with them.
+step "helm chart checks" joined chart
 # Faults (Redis, Postgres, NATS, SMTP, a backend or worker killed), concurrency, the OWASP API Top 10
 # security suites and the 10,000-case API fuzzer, each against its own stack of processes; about 95 s
 # on a quiet 2-core machine. The pinned fuzz regressions already ran in the step above.
@@ -74,22 +74,17 @@ if [ $# -eq 0 ]; then
   step "resilience, security and fuzz suites" npx vitest run --config vitest.resilience.config.ts --exclude test/fuzz/regressions.test.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-resilience.json
 fi
-if [ -z "${started_pids[chart]:-}" ]; then step "helm chart checks" bash scripts/chart-check.sh; fi
 # The README as written: a fresh `git clone` of HEAD (no node_modules), `npm run up` there, the stack driven as a
 # client would, `npm run down` (test/fresh-clone/readme.check.ts; its own database, prefixes and ports, so it runs
 # beside a developer's own `npm run up`). About 2 minutes with npm's cache warm.
+# The image check (below) builds and runs meanwhile: the two are independent (their own clone, databases,
+# prefixes and ports) and spend much of their time waiting on npm, podman and start-ups.
+start_in_background image bash scripts/image-check.sh
 if [ $# -eq 0 ]; then
-  # The image check (below) builds and runs meanwhile: the two are independent (their own clone, databases,
-  # prefixes and ports) and spend much of their time waiting on npm, podman and start-ups.
-  start_in_background image bash scripts/image-check.sh
   step "the README on a fresh clone: npm run up, drive, npm run down" npx vitest run --config vitest.fresh-clone.config.ts
 fi
 # The Dockerfile built with podman and every service run from the image, non-root, read-only root (scripts/image-check.sh).
-if [ -n "${started_pids[image]:-}" ]; then
-  step "image: build and run every service from it" joined image
-else
-  step "image: build and run every service from it" bash scripts/image-check.sh
-fi
+step "image: build and run every service from it" joined image
 
 # One closing line CI can read: N passed, N failed (every vitest step of this run together).
 resilience_ran=$([ $# -eq 0 ] && echo 1 || echo 0)
