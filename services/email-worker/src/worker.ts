@@ -1,12 +1,10 @@
 import { JSONCodec, type JsMsg } from 'nats';
 import type { Transporter } from 'nodemailer';
-import { AlertRequestedEvent, mintUnsubscribeToken, streamNames, unsubscribeUrl } from '@evidence-record/contract';
+import { AlertRequestedEvent, mintUnsubscribeToken, unsubscribeUrl } from '@evidence-record/contract';
 import {
   SpanKind,
   consumerLagGauge,
-  ensureDurableConsumer,
-  ensureStreams,
-  untilJetStreamAnswers,
+  setUpWorkerConsumer,
   runDurableConsumer,
   startSpan,
   type Logger,
@@ -238,12 +236,7 @@ export interface EmailWorkerOptions extends Omit<DeliveryOptions, 'metrics' | 'l
  * JetStream hands each message to exactly one of them at a time.
  */
 export async function startEmailWorker(opts: EmailWorkerOptions): Promise<RunningConsumer> {
-  const consumerSpec = await untilJetStreamAnswers(async () => {
-    const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
-    const spec = { nc: opts.nc, stream: names.alerts.stream, durable: opts.durable, filterSubject: streamNames(opts.natsPrefix).alerts.requested, ackWaitMs: opts.ackWaitMs };
-    await ensureDurableConsumer(spec);
-    return spec;
-  }, { log: opts.log });
+  const consumerSpec = await setUpWorkerConsumer({ ...opts, consumes: 'alerts' });
   const log = opts.log.child({ component: 'email-worker' });
   const running = runDurableConsumer({
     ...consumerSpec,

@@ -146,7 +146,13 @@ function countingFailures<F extends (...args: never[]) => unknown>(fn: F, failed
   }) as F;
 }
 
+/** Record states by database and version: a version names a state of one Record, and one process may read several Records (a test worker, a tool). */
 const stateCache = new Map<string, RecordState>();
+
+function stateKey(client: pg.ClientBase, version: string): string {
+  const c = client as pg.Client;
+  return `${c.host}:${c.port}/${c.database ?? ''} ${version}`;
+}
 
 /**
  * The data state visible to this transaction. Reading it inside the same
@@ -171,7 +177,8 @@ async function recordStateOf(client: pg.ClientBase, head: RecordHead | undefined
   if (!head) {
     return { record_version: 'rv_00000000', record_as_of: '1970-01-01', record_timestamp: '1970-01-01T00:00:00.000Z', methodology_version: METHODOLOGY_VERSION };
   }
-  const cached = stateCache.get(head.version);
+  const key = stateKey(client, head.version);
+  const cached = stateCache.get(key);
   if (cached) return cached;
   const newest = await client.query<{ newest: Date | null }>({
     name: 'record-state-newest',
@@ -188,7 +195,7 @@ async function recordStateOf(client: pg.ClientBase, head: RecordHead | undefined
     methodology_version: head.methodology_version,
   };
   if (stateCache.size > 64) stateCache.clear();
-  stateCache.set(head.version, state);
+  stateCache.set(key, state);
   return state;
 }
 

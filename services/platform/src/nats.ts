@@ -1,5 +1,6 @@
 import { connect, RetentionPolicy, StorageType, DiscardPolicy, type ConnectionOptions, type NatsConnection, type JetStreamManager, type StreamInfo } from 'nats';
 import { streamNames, type StreamNames } from '@evidence-record/contract';
+import { ensureDurableConsumer, type DurableConsumerOptions } from './durable-consumer';
 import type { Logger } from './logger';
 
 export type { NatsConnection };
@@ -182,6 +183,37 @@ export async function untilJetStreamAnswers<T>(setUp: () => Promise<T>, opts: { 
       await new Promise((r) => setTimeout(r, Math.min(2_000, 250 * attempt)));
     }
   }
+}
+
+/** What a worker's durable consumer is, as `runDurableConsumer` takes it (beside its handler). */
+export type WorkerConsumer = Pick<DurableConsumerOptions, 'nc' | 'stream' | 'durable' | 'filterSubject' | 'ackWaitMs'>;
+
+/**
+ * A worker's JetStream at start-up: the project's streams, then its durable
+ * consumer on the released Signals (the watch fan-out) or on the requested
+ * alerts (the email worker), the whole tried again while JetStream is not
+ * ready (untilJetStreamAnswers).
+ */
+export async function setUpWorkerConsumer(opts: {
+  nc: NatsConnection;
+  natsPrefix: string;
+  /** NATS_STREAM_REPLICAS: replicas of the streams if this start creates them (existing ones keep theirs; the consumer follows its stream). */
+  streamReplicas?: number;
+  consumes: 'signals' | 'alerts';
+  durable: string;
+  ackWaitMs: number;
+  log: Pick<Logger, 'warn'>;
+  waitMs?: number;
+}): Promise<WorkerConsumer> {
+  return untilJetStreamAnswers(async () => {
+    const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
+    const consumer: WorkerConsumer =
+      opts.consumes === 'signals'
+        ? { nc: opts.nc, stream: names.signals.stream, filterSubject: names.signals.released, durable: opts.durable, ackWaitMs: opts.ackWaitMs }
+        : { nc: opts.nc, stream: names.alerts.stream, filterSubject: names.alerts.requested, durable: opts.durable, ackWaitMs: opts.ackWaitMs };
+    await ensureDurableConsumer(consumer);
+    return consumer;
+  }, opts);
 }
 
 interface ManagedConfig {

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectNats, ensureDurableConsumer, ensureStreams, isJetStreamNotReady, untilJetStreamAnswers, type NatsConnection } from '../src/index';
+import { connectNats, ensureStreams, isJetStreamNotReady, setUpWorkerConsumer, untilJetStreamAnswers, type NatsConnection } from '../src/index';
+import { streamNames } from '@evidence-record/contract';
 import { isolationPrefix } from '@evidence-record/test-support/db';
 import { freePort } from '@evidence-record/test-support/launcher';
 import { waitFor } from '@evidence-record/test-support/wait';
@@ -51,19 +52,17 @@ describe('a long-running service starting before JetStream answers', () => {
 
     const warnings: unknown[] = [];
     const connection = nc;
-    const setUp = untilJetStreamAnswers(async () => {
-      const names = await ensureStreams(connection, natsPrefix);
-      await ensureDurableConsumer({ nc: connection, stream: names.alerts.stream, durable: 'startup-worker', filterSubject: names.alerts.requested, ackWaitMs: 30_000 });
-      return names;
-    }, { log: { warn: (o: unknown) => void warnings.push(o) } });
+    // What the email worker and the watch fan-out call at start-up.
+    const setUp = setUpWorkerConsumer({ nc: connection, natsPrefix, consumes: 'alerts', durable: 'startup-worker', ackWaitMs: 30_000, log: { warn: (o: unknown) => void warnings.push(o) } });
     // JetStream arrives only after an attempt has failed and is waiting to be tried again.
     await waitFor('a set-up attempt refused for want of JetStream', async () => warnings.length > 0, 20_000);
     await stopServer();
     server = startServer(port, true);
 
-    const names = await setUp;
-    const info = await (await connection.jetstreamManager()).consumers.info(names.alerts.stream, 'startup-worker');
-    expect(info.config.filter_subject).toBe(names.alerts.requested);
+    const consumer = await setUp;
+    expect(consumer.stream).toBe(streamNames(natsPrefix).alerts.stream);
+    const info = await (await connection.jetstreamManager()).consumers.info(consumer.stream, 'startup-worker');
+    expect(info.config.filter_subject).toBe(streamNames(natsPrefix).alerts.requested);
   }, 60_000);
 
   it('does not wait on an error that is not about readiness', async () => {

@@ -1,14 +1,15 @@
 import { SUPPORTED_CATEGORY, depthClasses } from '@evidence-record/contract';
-import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
+import { answered, withSnapshot, type HandlerOf, type Pool } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { limitation } from '../domain/limitations';
 import { recordCoverage, type CoverageRow } from '../queries/coverage';
 
 /**
- * A record version names one committed state, so its coverage never
- * changes: counting the whole Record once per version is enough.
+ * A record version names one committed state of one Record, so its coverage
+ * never changes: counting the whole Record once per version (and per
+ * database the process reads) is enough.
  */
-const coverageByVersion = new Map<string, CoverageRow>();
+const coverageByPool = new WeakMap<Pool, Map<string, CoverageRow>>();
 
 /**
  * The Record's version, methodology version, supported category, coverage
@@ -16,6 +17,8 @@ const coverageByVersion = new Map<string, CoverageRow>();
  */
 export const getRecordVersion = (deps: RecordDeps): HandlerOf<'get_record_version'> => async ({ capability }, ctx) =>
   withSnapshot(deps.pool, async (db, record) => {
+    let coverageByVersion = coverageByPool.get(deps.pool);
+    if (!coverageByVersion) coverageByPool.set(deps.pool, (coverageByVersion = new Map()));
     let counts = coverageByVersion.get(record.record_version);
     if (!counts) {
       counts = await recordCoverage(db);

@@ -1,5 +1,5 @@
 import { streamNames } from '@evidence-record/contract';
-import { consumerLagGauge, ensureDurableConsumer, ensureStreams, runDurableConsumer, untilJetStreamAnswers, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
+import { consumerLagGauge, runDurableConsumer, setUpWorkerConsumer, type Logger, type Metrics, type NatsConnection, type Pool, type RunningConsumer } from '@evidence-record/platform';
 import { fanoutMetrics } from './metrics';
 import { signalReleasedHandler } from './signal-fanout';
 
@@ -21,12 +21,7 @@ export interface SignalFanoutOptions {
  * one at a time (each one may fan out to thousands of accounts).
  */
 export async function startSignalFanout(opts: SignalFanoutOptions): Promise<RunningConsumer> {
-  const consumerSpec = await untilJetStreamAnswers(async () => {
-    const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
-    const spec = { nc: opts.nc, stream: names.signals.stream, durable: opts.durable, filterSubject: names.signals.released, ackWaitMs: opts.ackWaitMs };
-    await ensureDurableConsumer(spec);
-    return spec;
-  }, { log: opts.log });
+  const consumerSpec = await setUpWorkerConsumer({ ...opts, consumes: 'signals' });
   const log = opts.log.child({ component: 'signal-fanout' });
   const running = runDurableConsumer({
     ...consumerSpec,
