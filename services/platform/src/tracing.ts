@@ -12,9 +12,8 @@ import {
   type TextMapGetter,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { createRequire } from 'node:module';
+import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import { randomHex } from '@evidence-record/contract';
 import type { Logger } from './logger';
 
@@ -57,6 +56,13 @@ export function initTracing(opts: { service: string; endpoint?: string | undefin
   propagation.setGlobalPropagator(propagator);
   if (!opts.endpoint) return { exporting: false, shutdown: shutdownTracing };
   if (!provider) {
+    // The SDK and its OTLP exporter are loaded only when spans are exported: most processes (every CLI
+    // call, every service without an endpoint) never need them, and loading them cost about a tenth of a
+    // second of each start.
+    const load = createRequire(import.meta.url);
+    const { OTLPTraceExporter } = load('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const { resourceFromAttributes } = load('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+    const { BatchSpanProcessor, TracerProvider } = load('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
     provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': `evidence-record-${opts.service}`, 'service.namespace': 'evidence-record' }),
       spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: otlpTracesUrl(opts.endpoint) }), scheduledDelayMillis: opts.exportDelayMs ?? 5_000 })],
