@@ -79,6 +79,15 @@ describe('benchmark report', () => {
     expect(byName.get('Floor for two extra hops: the same REST call through two bare Node.js HTTP hops / direct, p50 (paced, one call every 10 ms, direct and two hops alternating)')).toBe(null);
   });
 
+  it('names the generated Record when the run had one, and says so when it did not', () => {
+    expect(renderReport(results(), [])).toContain('and generated (`er_bench_100k`: 100,000 products, 500,000 Signals; reused from the cache)');
+    const partial = results();
+    partial.records = { ...partial.records, large: { database: '', products: 0, signals: 0, reused: false, buildSeconds: 0 } };
+    const text = renderReport(partial, []);
+    expect(text).toContain('and no generated one (not needed by the sections this run measured)');
+    expect(text).not.toContain('generated (``');
+  });
+
   it('fails a throughput figure whose run met refusals, however fast it was', () => {
     const r = results({ overhead: [hopRound(5, 0.5, 40)] });
     expect(figures(r).find((f) => f.figure.startsWith('Throughput, gateway'))!.pass).toBe(false);

@@ -375,7 +375,11 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating); every judged measurement run ${r.settings.repeat} time${r.settings.repeat === 1 ? '' : 's'} (the summary gives the median and the range over the runs, and judges the median; counts are judged on their worst run)`,
   );
   L.push(
-    `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and generated (\`${r.records.large.database}\`: ${r.records.large.products.toLocaleString('en-US')} products, ${r.records.large.signals.toLocaleString('en-US')} Signals; ${r.records.large.reused ? 'reused from the cache' : `generated in ${Math.round(r.records.large.buildSeconds)} s`})`,
+    `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and ${
+      r.records.large.database
+        ? `generated (\`${r.records.large.database}\`: ${r.records.large.products.toLocaleString('en-US')} products, ${r.records.large.signals.toLocaleString('en-US')} Signals; ${r.records.large.reused ? 'reused from the cache' : `generated in ${Math.round(r.records.large.buildSeconds)} s`})`
+        : 'no generated one (not needed by the sections this run measured)'
+    }`,
   );
   L.push('');
 
