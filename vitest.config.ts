@@ -13,8 +13,8 @@ export default defineConfig({
     maxWorkers: 2,
     // A worker runs its files one after another in one process (decision 2401): importing the
     // services, zod, pg, OpenTelemetry and the rest again in a fresh process for each file cost
-    // 181 s of the main step's 632 s (26 s without), every test passing. Files share no state
-    // but the modules' own: every file makes its own pools, clients, stacks and prefixes.
+    // 181 s of the main step's 632 s (24–27 s without). Files share no state but the modules'
+    // own (caches keyed by what they cache): each makes its own pools, clients, stacks and prefixes.
     isolate: false,
     reporters: ['default'],
   },

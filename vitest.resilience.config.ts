@@ -17,10 +17,7 @@ export default defineConfig({
     pool: 'forks',
     // Each file runs a whole stack of processes; two at once is what a 2-core machine carries.
     maxWorkers: 2,
-    // A worker runs its files one after another in one process (decision 2401): importing the
-    // services, zod, pg, OpenTelemetry and the rest again in a fresh process for each file cost
-    // 181 s of the main step's 632 s (26 s without), every test passing. Files share no state
-    // but the modules' own: every file makes its own pools, clients, stacks and prefixes.
+    // Files share their worker's process, as in vitest.config.ts (decision 2401).
     isolate: false,
     reporters: ['default'],
   },
