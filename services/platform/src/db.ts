@@ -146,22 +146,39 @@ function countingFailures<F extends (...args: never[]) => unknown>(fn: F, failed
   }) as F;
 }
 
-/** Record states by database and version: a version names a state of one Record, and one process may read several Records (a test worker, a tool). */
-const stateCache = new Map<string, RecordState>();
+/**
+ * Values that never change within one record version of one Record, kept per
+ * pool and version: a version names a state of one Record, and one process may
+ * read several (a test worker, a tool). At most `versions` per pool; the
+ * oldest are dropped together.
+ */
+export class RecordVersionCache<T> {
+  private readonly byPool = new WeakMap<pg.Pool, Map<string, T>>();
 
-function stateKey(client: pg.ClientBase, version: string): string {
-  const c = client as pg.Client;
-  return `${c.host}:${c.port}/${c.database ?? ''} ${version}`;
+  constructor(private readonly versions: number) {}
+
+  get(pool: pg.Pool, version: string): T | undefined {
+    return this.byPool.get(pool)?.get(version);
+  }
+
+  set(pool: pg.Pool, version: string, value: T): void {
+    let cache = this.byPool.get(pool);
+    if (!cache) this.byPool.set(pool, (cache = new Map()));
+    if (cache.size >= this.versions) cache.clear();
+    cache.set(version, value);
+  }
 }
+
+const recordStates = new RecordVersionCache<RecordState>(64);
 
 /**
  * The data state visible to this transaction. Reading it inside the same
  * repeatable-read snapshot as the answer's data is what makes
  * `record_version` honest.
  */
-export async function readRecordState(client: pg.ClientBase): Promise<RecordState> {
+async function readRecordState(pool: pg.Pool, client: pg.ClientBase): Promise<RecordState> {
   const { rows } = await client.query<RecordHead>({ name: 'record-state-version', text: RECORD_HEAD_SQL });
-  return recordStateOf(client, rows[0]);
+  return recordStateOf(pool, client, rows[0]);
 }
 
 /** The newest record version visible to the transaction (its id orders versions by commit). */
@@ -173,12 +190,12 @@ interface RecordHead {
   methodology_version: string;
 }
 
-async function recordStateOf(client: pg.ClientBase, head: RecordHead | undefined): Promise<RecordState> {
+/** `pool` is the one `client` came from (the primary's or the replica's): states are cached per pool. */
+async function recordStateOf(pool: pg.Pool, client: pg.ClientBase, head: RecordHead | undefined): Promise<RecordState> {
   if (!head) {
     return { record_version: 'rv_00000000', record_as_of: '1970-01-01', record_timestamp: '1970-01-01T00:00:00.000Z', methodology_version: METHODOLOGY_VERSION };
   }
-  const key = stateKey(client, head.version);
-  const cached = stateCache.get(key);
+  const cached = recordStates.get(pool, head.version);
   if (cached) return cached;
   const newest = await client.query<{ newest: Date | null }>({
     name: 'record-state-newest',
@@ -194,8 +211,7 @@ async function recordStateOf(client: pg.ClientBase, head: RecordHead | undefined
     record_timestamp: newestObservation.toISOString(),
     methodology_version: head.methodology_version,
   };
-  if (stateCache.size > 64) stateCache.clear();
-  stateCache.set(key, state);
+  recordStates.set(pool, head.version, state);
   return state;
 }
 
@@ -220,7 +236,7 @@ export async function withSnapshot<T>(pool: pg.Pool, fn: (client: pg.PoolClient,
       if (outcome.answered) return outcome.value;
     }
   }
-  return inTransaction(pool, SNAPSHOT_BEGIN, async (client) => fn(client, await readRecordState(client)));
+  return inTransaction(pool, SNAPSHOT_BEGIN, async (client) => fn(client, await readRecordState(pool, client)));
 }
 
 /** The newest record version's id on the primary: no answer given so far can name a newer one. */
@@ -296,7 +312,7 @@ class ReadReplica {
         this.count('primary', 'replica_behind');
         return { answered: false };
       }
-      const value = await fn(client, await recordStateOf(client, head));
+      const value = await fn(client, await recordStateOf(this.pool, client, head));
       await client.query('COMMIT');
       client.release();
       this.count('replica', 'replica');

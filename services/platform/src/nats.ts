@@ -207,10 +207,8 @@ export async function setUpWorkerConsumer(opts: {
 }): Promise<WorkerConsumer> {
   return untilJetStreamAnswers(async () => {
     const names = await ensureStreams(opts.nc, opts.natsPrefix, { replicas: opts.streamReplicas ?? 1, log: opts.log });
-    const consumer: WorkerConsumer =
-      opts.consumes === 'signals'
-        ? { nc: opts.nc, stream: names.signals.stream, filterSubject: names.signals.released, durable: opts.durable, ackWaitMs: opts.ackWaitMs }
-        : { nc: opts.nc, stream: names.alerts.stream, filterSubject: names.alerts.requested, durable: opts.durable, ackWaitMs: opts.ackWaitMs };
+    const [stream, filterSubject] = opts.consumes === 'signals' ? [names.signals.stream, names.signals.released] : [names.alerts.stream, names.alerts.requested];
+    const consumer: WorkerConsumer = { nc: opts.nc, stream, filterSubject, durable: opts.durable, ackWaitMs: opts.ackWaitMs };
     await ensureDurableConsumer(consumer);
     return consumer;
   }, opts);

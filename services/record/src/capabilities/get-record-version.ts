@@ -1,5 +1,5 @@
 import { SUPPORTED_CATEGORY, depthClasses } from '@evidence-record/contract';
-import { answered, withSnapshot, type HandlerOf, type Pool } from '@evidence-record/platform';
+import { RecordVersionCache, answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { limitation } from '../domain/limitations';
 import { recordCoverage, type CoverageRow } from '../queries/coverage';
@@ -9,7 +9,7 @@ import { recordCoverage, type CoverageRow } from '../queries/coverage';
  * never changes: counting the whole Record once per version (and per
  * database the process reads) is enough.
  */
-const coverageByPool = new WeakMap<Pool, Map<string, CoverageRow>>();
+const coverage = new RecordVersionCache<CoverageRow>(16);
 
 /**
  * The Record's version, methodology version, supported category, coverage
@@ -17,13 +17,10 @@ const coverageByPool = new WeakMap<Pool, Map<string, CoverageRow>>();
  */
 export const getRecordVersion = (deps: RecordDeps): HandlerOf<'get_record_version'> => async ({ capability }, ctx) =>
   withSnapshot(deps.pool, async (db, record) => {
-    let coverageByVersion = coverageByPool.get(deps.pool);
-    if (!coverageByVersion) coverageByPool.set(deps.pool, (coverageByVersion = new Map()));
-    let counts = coverageByVersion.get(record.record_version);
+    let counts = coverage.get(deps.pool, record.record_version);
     if (!counts) {
       counts = await recordCoverage(db);
-      if (coverageByVersion.size >= 16) coverageByVersion.clear();
-      coverageByVersion.set(record.record_version, counts);
+      coverage.set(deps.pool, record.record_version, counts);
     }
     const byDepth = Object.fromEntries(depthClasses.map((d) => [d, counts.products_by_depth?.[d] ?? 0]));
     const newestObservation = [counts.newest_capture_on, counts.newest_price_observed_at, counts.newest_check_on].filter((d): d is string => d !== null).sort().at(-1) ?? null;
