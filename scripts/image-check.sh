@@ -21,12 +21,23 @@
 # rebuilt when the Node version or this recipe changes.
 #
 # Needs root (mmdebstrap, mount, chroot). Installs podman and mmdebstrap with
-# apt-get when they are missing. Usage: bash scripts/image-check.sh
+# apt-get when they are missing.
+#
+# Usage: bash scripts/image-check.sh [build|run]. `build` makes the image (the
+# stand-in base, then the Dockerfile), `run` runs every service from the image
+# built last from this folder; neither argument does both. `npm test` starts
+# `build` at its beginning, at the lowest CPU priority, so that a cold build
+# uses what the test steps leave idle, and `run` beside the README check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 log() { printf '[image] %s\n' "$*" >&2; }
 started=$(date +%s)
+phase=${1:-all}
+case "$phase" in
+  build | run | all) ;;
+  *) echo "usage: bash scripts/image-check.sh [build|run]" >&2; exit 2 ;;
+esac
 
 if [ "$(id -u)" != 0 ]; then
   echo "image check: needs root (mmdebstrap, mount, chroot)" >&2
@@ -37,14 +48,19 @@ command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null \
-    || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+  apt_wait=(-o DPkg::Lock::Timeout=600)
+  DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null \
+    || { apt-get "${apt_wait[@]}" update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null; }
 fi
 
 CACHE="$ROOT/.tools/image"
 mkdir -p "$CACHE"
-# One image check at a time on this machine (they share podman's store and tags).
-exec 8>"$CACHE/.lock"
+# One build at a time on this machine (builds share podman's store and the stand-in's tag).
+exec 8>"${TMPDIR:-/tmp}/evidence-record-image.lock"
+# This folder's own tag: a build from another clone on the machine never replaces the image this one runs.
+IMAGE=localhost/evidence-record:check-$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)
+
+if [ "$phase" != run ]; then
 flock 8
 
 # ---- the stand-in for NODE_IMAGE -------------------------------------------
@@ -91,11 +107,15 @@ if [ -n "$host_ca" ] && [ "$host_ca" != null ] && [ -s "$host_ca" ]; then
   printf 'cafile=/run/er-build-ca.crt\nupdate-notifier=false\n' > "$CACHE/build-npmrc"
   build_mounts+=(--volume "$host_ca:/run/er-build-ca.crt:ro" --volume "$CACHE/build-npmrc:/root/.npmrc:ro")
 fi
-IMAGE=localhost/evidence-record:check
 log "podman build (NODE_IMAGE=$STANDIN_TAG)"
 build_started=$(date +%s)
 podman build --quiet --isolation chroot --network host "${build_mounts[@]}" --build-arg "NODE_IMAGE=$STANDIN_TAG" -t "$IMAGE" . >/dev/null
 log "built in $(( $(date +%s) - build_started )) s"
+flock -u 8
+fi
+[ "$phase" = build ] && exit 0
+
+podman image exists "$IMAGE" || { echo "image check: no image $IMAGE yet (bash scripts/image-check.sh build)" >&2; exit 1; }
 USER_SPEC=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 IMAGE_ENV=$(podman image inspect --format '{{json .Config.Env}}' "$IMAGE")
 case "$USER_SPEC" in

@@ -9,10 +9,12 @@ log() { printf '[infra] %s\n' "$*" >&2; }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# Waits for another apt run's lock (npm test installs its packages beside npm ci) instead of failing on it.
+APT_WAIT=(-o DPkg::Lock::Timeout=600)
 apt_install() {
   log "installing $* from Debian packages"
-  as_root apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+  as_root apt-get "${APT_WAIT[@]}" update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive as_root apt-get "${APT_WAIT[@]}" install -y -qq "$@" >/dev/null
 }
 
 tcp_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
@@ -86,6 +88,23 @@ ensure_node_modules() {
 ensure_chromium() {
   if [ -x /usr/bin/chromium ]; then return 0; fi
   apt_install chromium
+  [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
+}
+
+# What npm test needs from Debian beyond the servers, in one apt run: Chromium and PgBouncer (above), and
+# podman and mmdebstrap for the image check (scripts/image-check.sh, which installs them itself when run alone).
+ensure_test_packages() {
+  local missing=() image_tools=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
+  command -v podman >/dev/null 2>&1 || image_tools+=(podman)
+  command -v mmdebstrap >/dev/null 2>&1 || image_tools+=(mmdebstrap)
+  if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+  if [ ${#image_tools[@]} -gt 0 ]; then
+    log "installing ${image_tools[*]} from Debian packages"
+    [ ${#missing[@]} -gt 0 ] || as_root apt-get "${APT_WAIT[@]}" update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive as_root apt-get "${APT_WAIT[@]}" install -y -qq --no-install-recommends "${image_tools[@]}" >/dev/null
+  fi
   [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
 }
 
