@@ -1,6 +1,5 @@
-import { connect, JSONCodec } from 'nats';
 import { AlertRequestedEvent } from '@evidence-record/contract';
-import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsClient, natsConnectOptions, type Pool } from '@evidence-record/platform';
 
 /**
  * Operator side of the alerts: list dead letters, show one alert, replay a
@@ -65,7 +64,7 @@ export async function replayAlert(
   opts: { streamReplicas?: number } = {},
 ): Promise<{ alert_id: string; status: 'pending'; msg_id: string; previous_status: string }> {
   // Reach NATS first: if it is away, nothing changes and the operator can simply retry.
-  const nc = await connect({ ...natsConnectOptions(natsUrl), name: 'admin-alert-replay', timeout: 5_000, maxReconnectAttempts: 2 });
+  const nc = await natsClient().connect({ ...natsConnectOptions(natsUrl), name: 'admin-alert-replay', timeout: 5_000, maxReconnectAttempts: 2 });
   try {
     // NATS_STREAM_REPLICAS applies if this call creates the streams; existing ones keep theirs (decision 2340).
     const names = await ensureStreams(nc, natsPrefix, { replicas: opts.streamReplicas ?? 1 });
@@ -85,7 +84,7 @@ export async function replayAlert(
     const event = AlertRequestedEvent.parse({ alert_id: alertId, signal_id: row.signal_id, account_id: row.account_id, product_id: row.product_id });
     // A pending alert with no message (publish failed here) is replayed again by rerunning this command.
     const msgId = `${alertId}:replay:${Date.now()}`;
-    await nc.jetstream().publish(names.alerts.requested, JSONCodec().encode(event), { msgID: msgId, timeout: 5_000 });
+    await nc.jetstream().publish(names.alerts.requested, natsClient().JSONCodec().encode(event), { msgID: msgId, timeout: 5_000 });
     return { alert_id: alertId, status: 'pending', msg_id: msgId, previous_status: row.previous_status };
   } finally {
     await nc.close();

@@ -1,5 +1,4 @@
-import { connect } from 'nats';
-import { ensureStreams, natsConnectOptions, type Pool } from '@evidence-record/platform';
+import { ensureStreams, natsClient, natsConnectOptions, type Pool } from '@evidence-record/platform';
 import { pendingCount, publishPending } from '@evidence-record/record-store';
 import { correctSignal, withdrawSignal, type CorrectionInput, type CorrectionResult } from './corrections';
 import { releaseSignals, type ReleaseInput, type ReleaseResult } from './release';
@@ -29,7 +28,7 @@ export interface NatsTarget {
 export async function publishNow(pool: Pool, natsUrl: string, natsPrefix: string, eventIds?: string[], opts: { streamReplicas?: number } = {}): Promise<PublishNowResult> {
   let nc;
   try {
-    nc = await connect({ ...natsConnectOptions(natsUrl), name: 'admin-outbox', reconnect: false, timeout: 2_000 });
+    nc = await natsClient().connect({ ...natsConnectOptions(natsUrl), name: 'admin-outbox', reconnect: false, timeout: 2_000 });
   } catch (err) {
     return { nats: 'unreachable', published: 0, duplicates: 0, pending: (await pendingCount(pool)).pending, error: String(err) };
   }

@@ -1,7 +1,8 @@
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import type { ConsumerMessages, JsMsg, NatsConnection } from 'nats';
 import { Gauge } from 'prom-client';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { natsClient } from './nats-client';
 
 export interface DurableConsumerOptions {
   nc: NatsConnection;
@@ -27,10 +28,10 @@ export async function ensureDurableConsumer(opts: Pick<DurableConsumerOptions, '
   const jsm = await opts.nc.jetstreamManager();
   const config = {
     durable_name: opts.durable,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
+    ack_policy: natsClient().AckPolicy.Explicit,
+    deliver_policy: natsClient().DeliverPolicy.All,
     filter_subject: opts.filterSubject,
-    ack_wait: nanos(opts.ackWaitMs),
+    ack_wait: natsClient().nanos(opts.ackWaitMs),
     max_deliver: -1,
     max_ack_pending: 10_000,
   };

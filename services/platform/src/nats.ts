@@ -1,7 +1,8 @@
-import { connect, RetentionPolicy, StorageType, DiscardPolicy, type ConnectionOptions, type NatsConnection, type JetStreamManager, type StreamInfo } from 'nats';
+import type { ConnectionOptions, NatsConnection, JetStreamManager, RetentionPolicy, StreamInfo } from 'nats';
 import { streamNames, type StreamNames } from '@evidence-record/contract';
 import { ensureDurableConsumer, type DurableConsumerOptions } from './durable-consumer';
 import type { Logger } from './logger';
+import { natsClient } from './nats-client';
 
 export type { NatsConnection };
 
@@ -116,7 +117,7 @@ export function natsServersForDisplay(url: string): string {
 }
 
 export async function connectNats(url: string, name: string): Promise<NatsConnection> {
-  return connect({ ...natsConnectOptions(url), name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
+  return natsClient().connect({ ...natsConnectOptions(url), name, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
 }
 
 const DAY_NS = 24 * 60 * 60 * 1e9;
@@ -149,8 +150,8 @@ export async function ensureStreams(nc: NatsConnection, prefix = '', opts: Ensur
   const names = streamNames(prefix);
   const jsm = await nc.jetstreamManager();
   const replicas = opts.replicas ?? 1;
-  await upsert(jsm, { name: names.signals.stream, subjects: [names.signals.released], retention: RetentionPolicy.Limits, max_age: 30 * DAY_NS }, replicas, opts.log);
-  await upsert(jsm, { name: names.alerts.stream, subjects: [names.alerts.requested], retention: RetentionPolicy.Workqueue, max_age: 14 * DAY_NS }, replicas, opts.log);
+  await upsert(jsm, { name: names.signals.stream, subjects: [names.signals.released], retention: natsClient().RetentionPolicy.Limits, max_age: 30 * DAY_NS }, replicas, opts.log);
+  await upsert(jsm, { name: names.alerts.stream, subjects: [names.alerts.requested], retention: natsClient().RetentionPolicy.Workqueue, max_age: 14 * DAY_NS }, replicas, opts.log);
   return names;
 }
 
@@ -223,7 +224,7 @@ interface ManagedConfig {
 
 /** The settings this code owns on a stream; everything else (replicas, placement, limits an operator set) is left alone. */
 function managed(cfg: ManagedConfig) {
-  return { subjects: cfg.subjects, retention: cfg.retention, max_age: cfg.max_age, storage: StorageType.File, discard: DiscardPolicy.Old, duplicate_window: DAY_NS };
+  return { subjects: cfg.subjects, retention: cfg.retention, max_age: cfg.max_age, storage: natsClient().StorageType.File, discard: natsClient().DiscardPolicy.Old, duplicate_window: DAY_NS };
 }
 
 function differs(info: StreamInfo, want: ReturnType<typeof managed>): boolean {

@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
-import { Cluster } from 'ioredis';
-import type { RedisClient } from './redis';
+import { ioredis, type RedisClient } from './redis';
 
 /**
  * Holds a connection's socket writes until the event loop has run the I/O
@@ -49,7 +48,7 @@ export function holdWritesPerTurn(client: RedisClient): () => void {
 }
 
 function streamsOf(client: RedisClient): Writable[] {
-  const connections = client instanceof Cluster ? client.nodes('master') : [client];
+  const connections = client instanceof ioredis().Cluster ? client.nodes('master') : [client];
   const streams: Writable[] = [];
   for (const c of connections) if (c.stream && !c.stream.destroyed) streams.push(c.stream);
   return streams;

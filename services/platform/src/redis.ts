@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { loadConfig } from './config';
+import { onFirstUse } from './on-first-use';
 
 /**
  * The one way every program reaches Redis (decision 2300): the gateway, the
@@ -23,6 +24,9 @@ import { loadConfig } from './config';
  * server and apply to every data node. Sentinels take no credentials unless
  * `REDIS_SENTINEL_PASSWORD` is set.
  */
+
+/** ioredis, loaded at the first connection: a program that reaches no Redis (most operator CLI verbs) never loads it. */
+export const ioredis = onFirstUse<typeof import('ioredis')>(import.meta.url, 'ioredis');
 
 export const redisModes = ['standalone', 'cluster', 'sentinel'] as const;
 export type RedisMode = (typeof redisModes)[number];
@@ -148,7 +152,7 @@ export type RedisClient = Redis | Cluster;
 
 /** Listens to a connection's errors: a cluster reports each node's apart from its own ('node error'). */
 export function onRedisErrors(client: RedisClient, listener: (err: Error) => void): void {
-  if (client instanceof Cluster) {
+  if (client instanceof ioredis().Cluster) {
     client.on('error', listener);
     client.on('node error', listener);
   } else {
@@ -216,10 +220,10 @@ function plainOptions(o: RedisClientOptions): RedisOptions {
  * disconnection, and when a demoted primary answers READONLY).
  */
 export function createRedis(settings: RedisSettings, options: RedisClientOptions = {}): RedisClient {
-  if (settings.mode === 'standalone') return new Redis(settings.url, plainOptions(options));
+  if (settings.mode === 'standalone') return new (ioredis().Redis)(settings.url, plainOptions(options));
   const address = parseRedisUrl(settings.url);
-  if (settings.mode === 'cluster') return new Cluster(address.nodes, clusterOptions(address, options));
-  return new Redis(sentinelOptions(settings, address, options));
+  if (settings.mode === 'cluster') return new (ioredis().Cluster)(address.nodes, clusterOptions(address, options));
+  return new (ioredis().Redis)(sentinelOptions(settings, address, options));
 }
 
 function clusterOptions(address: RedisAddress, o: RedisClientOptions): ClusterOptions {
@@ -324,7 +328,7 @@ export function createRedisSubscriber(settings: RedisSettings, options: RedisCli
 
 /** The nodes a cluster connection knows now (masters and replicas), for createRedisSubscriber. */
 export function clusterNodesOf(client: RedisClient, fallback: RedisNode[]): () => RedisNode[] {
-  if (!(client instanceof Cluster)) return () => fallback;
+  if (!(client instanceof ioredis().Cluster)) return () => fallback;
   return () => {
     const known = client.nodes('all').map((n) => ({ host: String(n.options.host), port: Number(n.options.port) }));
     const seen = new Set(known.map((n) => `${n.host}:${n.port}`));
@@ -370,7 +374,7 @@ class ClusterNodeSubscriber extends EventEmitter implements RedisSubscriber {
   }
 
   private open(node: RedisNode): Promise<void> {
-    const conn = new Redis({
+    const conn = new (ioredis().Redis)({
       ...nodeOptions(this.address, this.options),
       host: node.host,
       port: node.port,
@@ -456,7 +460,7 @@ class ClusterNodeSubscriber extends EventEmitter implements RedisSubscriber {
  */
 export async function publishCounted(client: RedisClient, channel: string, message: string): Promise<number> {
   const reached = await client.publish(channel, message);
-  if (!(client instanceof Cluster)) return reached;
+  if (!(client instanceof ioredis().Cluster)) return reached;
   const counts = await Promise.all((await clusterAddresses(client)).map((node) => subscribersOn(client, node, channel)));
   return counts.reduce((a, b) => a + b, 0);
 }
@@ -482,7 +486,7 @@ async function subscribersOn(client: Cluster, node: RedisNode, channel: string):
   const pooled = client.nodes('all').find((n) => n.options.host === node.host && Number(n.options.port) === node.port);
   const conn =
     pooled ??
-    new Redis({ ...client.options.redisOptions, host: node.host, port: node.port, lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0 });
+    new (ioredis().Redis)({ ...client.options.redisOptions, host: node.host, port: node.port, lazyConnect: true, retryStrategy: () => null, enableOfflineQueue: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0 });
   if (!pooled) conn.on('error', () => undefined);
   try {
     const reply = (await Promise.race([

@@ -1,5 +1,9 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { onFirstUse } from '@evidence-record/platform';
 import { AddressRefused, checkUrl, pinnedLookup, systemResolver, type AddressPolicy, type Resolver } from './guard';
+
+/** undici, loaded when a fetcher is made: operator CLI verbs that read no source never load it. */
+const undici = onFirstUse<typeof import('undici')>(import.meta.url, 'undici');
 
 /**
  * One HTTP read of a source (decision 1006): undici with connect and read
@@ -95,7 +99,7 @@ export class FetchFailure extends Error {
 export class Fetcher {
   private readonly agent: Agent;
   constructor(readonly options: FetchOptions) {
-    this.agent = new Agent({
+    this.agent = new (undici().Agent)({
       connect: { timeout: options.connectTimeoutMs, lookup: pinnedLookup(options.policy, options.resolve ?? systemResolver) as never },
       headersTimeout: options.readTimeoutMs,
       bodyTimeout: options.readTimeoutMs,
@@ -149,7 +153,7 @@ export class Fetcher {
   private async once(url: URL, headers: Record<string, string>, deadline: Deadline): Promise<Omit<FetchedResponse, 'url' | 'redirects'>> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
+      res = await undici().request(url, {
         method: 'GET',
         dispatcher: this.agent,
         headers: { 'user-agent': this.options.userAgent, accept: 'application/json, text/html;q=0.9, */*;q=0.1', ...headers },
