@@ -42,6 +42,12 @@ joined() { # id
 process_tree() { # pid
   ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 } END { for (p in parent) { q = p; while (q != root && (q in parent)) q = parent[q]; if (q == root) print p } }'
 }
+# A step started in the background at the lowest CPU priority gets a full share from now on (its processes
+# and those they start later).
+full_share() { # id
+  local tree; tree=$(process_tree "${started_pids[$1]}")
+  [ -z "$tree" ] || renice -n 0 -p $tree >/dev/null 2>&1 || true
+}
 
 mkdir -p .run
 # Debian's Chromium (browser tests), PgBouncer (pooler tests), podman and mmdebstrap (image check), installed
@@ -62,6 +68,9 @@ image_check() {
 }
 rm -f .run/image-go
 start_in_background image image_check
+# The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) likewise,
+# from now on idle CPU; joined after the multi-node step, when a check still going gets its full share.
+start_in_background chart nice -n 19 bash scripts/chart-check.sh
 # Results of this run only: a file left by an earlier run must not be counted.
 rm -f .run/vitest.json .run/vitest-resilience.json .run/vitest-multi-node.json
 # The client's types and route table are build artifacts (gitignored): npm ci writes them; written
@@ -80,14 +89,12 @@ step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=
 # step on reserved ports): one stack, capabilities through REST and MCP, a watch alert emailed once, a key
 # revoked (test/multi-node/representative.multi-node.ts; decision 2360). About a minute; `npm run
 # test:multi-node` runs every end-to-end test there, and `npm run up -- --multi-node` itself.
-# The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) run
-# meanwhile, and are reported below.
-start_in_background chart bash scripts/chart-check.sh
 if [ $# -eq 0 ]; then
   step "multi-node engines: a representative end-to-end set" npx vitest run --config vitest.multi-node.config.ts test/multi-node/representative.multi-node.ts \
     --reporter=default --reporter=json --outputFile.json=.run/vitest-multi-node.json
 fi
 # Joined before the resilience suites, whose fault timings should not share the CPU with them.
+full_share chart
 step "helm chart checks" joined chart
 # Faults (Redis, Postgres, NATS, SMTP, a backend or worker killed), concurrency, the OWASP API Top 10
 # security suites and the 10,000-case API fuzzer, each against its own stack of processes; about 95 s
@@ -102,8 +109,7 @@ fi
 # The image check (begun at the start) runs meanwhile: the two are independent (their own clone, databases,
 # prefixes and ports) and spend much of their time waiting on npm, podman and start-ups. A build still going
 # gets its full share of the CPU from here.
-tree=$(process_tree "${started_pids[image]}")
-[ -z "$tree" ] || renice -n 0 -p $tree >/dev/null 2>&1 || true
+full_share image
 touch .run/image-go
 if [ $# -eq 0 ]; then
   step "the README on a fresh clone: npm run up, drive, npm run down" npx vitest run --config vitest.fresh-clone.config.ts
