@@ -56,21 +56,6 @@ start_in_background packages ensure_test_packages
 ensure_node_modules
 step "Debian packages (Chromium, PgBouncer, podman, mmdebstrap)" joined packages
 
-# The image check in two parts. Its build (the stand-in base, then the Dockerfile: on a machine that has never
-# built it, Debian's bootstrap and two npm installs, about 190 s of CPU) starts now at the lowest CPU priority,
-# so it runs on what the steps below leave idle (10-16 % of two cores) instead of after them; its run (every
-# service from the image) waits until the resilience suites are over, when the build gets a full share again.
-image_check() {
-  nice -n 19 bash scripts/image-check.sh build || return
-  # $$ is this script: a run stopped before it says go leaves no check waiting behind it.
-  until [ -e .run/image-go ]; do kill -0 $$ 2>/dev/null || return 1; sleep 1; done
-  bash scripts/image-check.sh run
-}
-rm -f .run/image-go
-start_in_background image image_check
-# The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) likewise,
-# from now on idle CPU; joined after the multi-node step, when a check still going gets its full share.
-start_in_background chart nice -n 19 bash scripts/chart-check.sh
 # Results of this run only: a file left by an earlier run must not be counted.
 rm -f .run/vitest.json .run/vitest-resilience.json .run/vitest-multi-node.json
 # The client's types and route table are build artifacts (gitignored): npm ci writes them; written
@@ -83,6 +68,22 @@ step "OpenAPI lint (Redocly, recommended rules; redocly.yaml)" npx redocly lint
 step "k6 scripts type-check" npx tsc -p load-tests/tsconfig.json
 step lint joined lint
 step build node scripts/build.mjs
+# The image check in two parts. Its build (the stand-in base, then the Dockerfile: on a machine that has never
+# built it, Debian's bootstrap and two npm installs, about 190 s of CPU) starts with the vitest step at the
+# lowest CPU priority, so it runs on what the steps from there leave idle (10-16 % of two cores) instead of after
+# them (the type checks and lint before it leave none: both cores are theirs); its run (every
+# service from the image) waits until the resilience suites are over, when the build gets a full share again.
+image_check() {
+  nice -n 19 bash scripts/image-check.sh build || return
+  # $$ is this script: a run stopped before it says go leaves no check waiting behind it.
+  until [ -e .run/image-go ]; do kill -0 $$ 2>/dev/null || return 1; sleep 1; done
+  bash scripts/image-check.sh run
+}
+rm -f .run/image-go
+start_in_background image image_check
+# The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) likewise,
+# from now on idle CPU; joined after the multi-node step, when a check still going gets its full share.
+start_in_background chart nice -n 19 bash scripts/chart-check.sh
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
 # The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
 # with a streaming standby for the snapshot reads, a three-node NATS JetStream cluster, all started for this
