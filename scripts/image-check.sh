@@ -31,6 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+source scripts/infra.sh
 log() { printf '[image] %s\n' "$*" >&2; }
 started=$(date +%s)
 phase=${1:-all}
@@ -43,15 +44,7 @@ if [ "$(id -u)" != 0 ]; then
   echo "image check: needs root (mmdebstrap, mount, chroot)" >&2
   exit 2
 fi
-missing=()
-command -v podman >/dev/null 2>&1 || missing+=(podman)
-command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing ${missing[*]}"
-  apt_wait=(-o DPkg::Lock::Timeout=600)
-  DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null \
-    || { apt-get "${apt_wait[@]}" update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing[@]}" >/dev/null; }
-fi
+ensure_image_tools
 
 CACHE="$ROOT/.tools/image"
 mkdir -p "$CACHE"

@@ -11,10 +11,13 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # Waits for another apt run's lock (npm test installs its packages beside npm ci) instead of failing on it.
 APT_WAIT=(-o DPkg::Lock::Timeout=600)
-apt_install() {
+apt_install() { # [apt-get install option…] package…
+  local options=()
+  while [[ ${1:-} == -* ]]; do options+=("$1"); shift; done
   log "installing $* from Debian packages"
-  as_root apt-get "${APT_WAIT[@]}" update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive as_root apt-get "${APT_WAIT[@]}" install -y -qq "$@" >/dev/null
+  # The package lists are read once per shell, however many installs follow.
+  if [ -z "${APT_LISTS_READ:-}" ]; then as_root apt-get "${APT_WAIT[@]}" update -qq >/dev/null; APT_LISTS_READ=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get "${APT_WAIT[@]}" install -y -qq "${options[@]}" "$@" >/dev/null
 }
 
 tcp_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
@@ -91,21 +94,19 @@ ensure_chromium() {
   [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
 }
 
-# What npm test needs from Debian beyond the servers, in one apt run: Chromium and PgBouncer (above), and
-# podman and mmdebstrap for the image check (scripts/image-check.sh, which installs them itself when run alone).
+# podman and mmdebstrap, which build and unpack the image in the image check (scripts/image-check.sh).
+ensure_image_tools() {
+  local missing=()
+  command -v podman >/dev/null 2>&1 || missing+=(podman)
+  command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+  if [ ${#missing[@]} -gt 0 ]; then apt_install --no-install-recommends "${missing[@]}"; fi
+}
+
+# What npm test needs from Debian beyond the servers (one read of the package lists for all of them).
 ensure_test_packages() {
-  local missing=() image_tools=()
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
-  [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
-  command -v podman >/dev/null 2>&1 || image_tools+=(podman)
-  command -v mmdebstrap >/dev/null 2>&1 || image_tools+=(mmdebstrap)
-  if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
-  if [ ${#image_tools[@]} -gt 0 ]; then
-    log "installing ${image_tools[*]} from Debian packages"
-    [ ${#missing[@]} -gt 0 ] || as_root apt-get "${APT_WAIT[@]}" update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive as_root apt-get "${APT_WAIT[@]}" install -y -qq --no-install-recommends "${image_tools[@]}" >/dev/null
-  fi
-  [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
+  ensure_chromium
+  ensure_pgbouncer
+  ensure_image_tools
 }
 
 ensure_all() {
