@@ -109,10 +109,15 @@ ensure_test_packages() {
   ensure_image_tools
 }
 
-ensure_all() {
+# The three servers every stack and test run talks to.
+ensure_servers() {
   ensure_postgres
   ensure_redis
   ensure_nats
+}
+
+ensure_all() {
+  ensure_servers
   ensure_node_modules
 }
 

@@ -15,9 +15,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/infra.sh
-ensure_postgres
-ensure_redis
-ensure_nats
+# The packages come later, beside the Debian packages job (below).
+ensure_servers
 
 failed=()
 step() { # name command...

@@ -26,12 +26,13 @@ export interface DurableConsumerOptions {
  */
 export async function ensureDurableConsumer(opts: Pick<DurableConsumerOptions, 'nc' | 'stream' | 'durable' | 'filterSubject' | 'ackWaitMs'>): Promise<void> {
   const jsm = await opts.nc.jetstreamManager();
+  const { AckPolicy, DeliverPolicy, nanos } = natsClient();
   const config = {
     durable_name: opts.durable,
-    ack_policy: natsClient().AckPolicy.Explicit,
-    deliver_policy: natsClient().DeliverPolicy.All,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
     filter_subject: opts.filterSubject,
-    ack_wait: natsClient().nanos(opts.ackWaitMs),
+    ack_wait: nanos(opts.ackWaitMs),
     max_deliver: -1,
     max_ack_pending: 10_000,
   };

@@ -150,8 +150,9 @@ export async function ensureStreams(nc: NatsConnection, prefix = '', opts: Ensur
   const names = streamNames(prefix);
   const jsm = await nc.jetstreamManager();
   const replicas = opts.replicas ?? 1;
-  await upsert(jsm, { name: names.signals.stream, subjects: [names.signals.released], retention: natsClient().RetentionPolicy.Limits, max_age: 30 * DAY_NS }, replicas, opts.log);
-  await upsert(jsm, { name: names.alerts.stream, subjects: [names.alerts.requested], retention: natsClient().RetentionPolicy.Workqueue, max_age: 14 * DAY_NS }, replicas, opts.log);
+  const retention = natsClient().RetentionPolicy;
+  await upsert(jsm, { name: names.signals.stream, subjects: [names.signals.released], retention: retention.Limits, max_age: 30 * DAY_NS }, replicas, opts.log);
+  await upsert(jsm, { name: names.alerts.stream, subjects: [names.alerts.requested], retention: retention.Workqueue, max_age: 14 * DAY_NS }, replicas, opts.log);
   return names;
 }
 
@@ -224,7 +225,8 @@ interface ManagedConfig {
 
 /** The settings this code owns on a stream; everything else (replicas, placement, limits an operator set) is left alone. */
 function managed(cfg: ManagedConfig) {
-  return { subjects: cfg.subjects, retention: cfg.retention, max_age: cfg.max_age, storage: natsClient().StorageType.File, discard: natsClient().DiscardPolicy.Old, duplicate_window: DAY_NS };
+  const { StorageType, DiscardPolicy } = natsClient();
+  return { subjects: cfg.subjects, retention: cfg.retention, max_age: cfg.max_age, storage: StorageType.File, discard: DiscardPolicy.Old, duplicate_window: DAY_NS };
 }
 
 function differs(info: StreamInfo, want: ReturnType<typeof managed>): boolean {
