@@ -53,27 +53,25 @@ exec 8>"${TMPDIR:-/tmp}/evidence-record-image.lock"
 # This folder's own tag: a build from another clone on the machine never replaces the image this one runs.
 IMAGE=localhost/evidence-record:check-$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)
 
-if [ "$phase" != run ]; then
-flock 8
-
 # ---- the stand-in for NODE_IMAGE -------------------------------------------
-RECIPE=1 # bump when the stand-in's recipe below changes
-NODE_BIN=$(command -v node)
-NODE_VERSION=$(node --version)
-NPM_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
-STANDIN_TAG="localhost/er-node-standin:${NODE_VERSION#v}-bookworm-r$RECIPE"
-if ! podman image exists "$STANDIN_TAG"; then
-  tarball="$CACHE/bookworm-minbase-r$RECIPE.tar"
-  if [ ! -s "$tarball" ]; then
-    log "bootstrapping Debian bookworm (mmdebstrap --variant=minbase), once"
-    mmdebstrap --quiet --variant=minbase --mode=root --format=tar bookworm "$tarball.partial" http://deb.debian.org/debian
-    mv "$tarball.partial" "$tarball"
-  fi
-  podman import --quiet "$tarball" "localhost/er-bookworm-minbase:r$RECIPE" >/dev/null
-  ctx=$(mktemp -d "${TMPDIR:-/tmp}/er-standin.XXXXXX")
-  cp "$NODE_BIN" "$ctx/node"
-  cp -a "$NPM_DIR" "$ctx/npm"
-  cat > "$ctx/Containerfile" <<EOF
+build_standin() {
+  RECIPE=1 # bump when the stand-in's recipe below changes
+  NODE_BIN=$(command -v node)
+  NODE_VERSION=$(node --version)
+  NPM_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  STANDIN_TAG="localhost/er-node-standin:${NODE_VERSION#v}-bookworm-r$RECIPE"
+  if ! podman image exists "$STANDIN_TAG"; then
+    tarball="$CACHE/bookworm-minbase-r$RECIPE.tar"
+    if [ ! -s "$tarball" ]; then
+      log "bootstrapping Debian bookworm (mmdebstrap --variant=minbase), once"
+      mmdebstrap --quiet --variant=minbase --mode=root --format=tar bookworm "$tarball.partial" http://deb.debian.org/debian
+      mv "$tarball.partial" "$tarball"
+    fi
+    podman import --quiet "$tarball" "localhost/er-bookworm-minbase:r$RECIPE" >/dev/null
+    ctx=$(mktemp -d "${TMPDIR:-/tmp}/er-standin.XXXXXX")
+    cp "$NODE_BIN" "$ctx/node"
+    cp -a "$NPM_DIR" "$ctx/npm"
+    cat > "$ctx/Containerfile" <<EOF
 # Stand-in for node:20-slim (no registry reachable): Debian bookworm minbase + this machine's Node $NODE_VERSION.
 FROM localhost/er-bookworm-minbase:r$RECIPE
 COPY node /usr/local/bin/node
@@ -84,27 +82,35 @@ RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
 ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CMD ["node"]
 EOF
-  log "building the stand-in base $STANDIN_TAG"
-  podman build --quiet --isolation chroot --network host -t "$STANDIN_TAG" "$ctx" >/dev/null
-  rm -rf "$ctx"
-fi
+    log "building the stand-in base $STANDIN_TAG"
+    podman build --quiet --isolation chroot --network host -t "$STANDIN_TAG" "$ctx" >/dev/null
+    rm -rf "$ctx"
+  fi
+}
 
 # ---- the image -------------------------------------------------------------
 # This machine reaches the npm registry through a TLS proxy whose CA is in the
 # host's trust store; the build's npm gets that store (and only during the
 # build: mounts, not layers) through an npmrc with cafile. Without such a CA
 # file the build uses npm's defaults.
-build_mounts=()
-host_ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
-if [ -n "$host_ca" ] && [ "$host_ca" != null ] && [ -s "$host_ca" ]; then
-  printf 'cafile=/run/er-build-ca.crt\nupdate-notifier=false\n' > "$CACHE/build-npmrc"
-  build_mounts+=(--volume "$host_ca:/run/er-build-ca.crt:ro" --volume "$CACHE/build-npmrc:/root/.npmrc:ro")
-fi
-log "podman build (NODE_IMAGE=$STANDIN_TAG)"
-build_started=$(date +%s)
-podman build --quiet --isolation chroot --network host "${build_mounts[@]}" --build-arg "NODE_IMAGE=$STANDIN_TAG" -t "$IMAGE" . >/dev/null
-log "built in $(( $(date +%s) - build_started )) s"
-flock -u 8
+build_image() {
+  build_mounts=()
+  host_ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
+  if [ -n "$host_ca" ] && [ "$host_ca" != null ] && [ -s "$host_ca" ]; then
+    printf 'cafile=/run/er-build-ca.crt\nupdate-notifier=false\n' > "$CACHE/build-npmrc"
+    build_mounts+=(--volume "$host_ca:/run/er-build-ca.crt:ro" --volume "$CACHE/build-npmrc:/root/.npmrc:ro")
+  fi
+  log "podman build (NODE_IMAGE=$STANDIN_TAG)"
+  build_started=$(date +%s)
+  podman build --quiet --isolation chroot --network host "${build_mounts[@]}" --build-arg "NODE_IMAGE=$STANDIN_TAG" -t "$IMAGE" . >/dev/null
+  log "built in $(( $(date +%s) - build_started )) s"
+}
+
+if [ "$phase" != run ]; then
+  flock 8
+  build_standin
+  build_image
+  flock -u 8
 fi
 [ "$phase" = build ] && exit 0
 
