@@ -2,15 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { isolationPrefix } from '@evidence-record/test-support/db';
 import type { PlanLimits } from '../src/access/key-record';
+import { coolDownKey, rateWindowKeys } from '@evidence-record/access';
 import { checkRateWindows } from '../src/limits/rate-windows';
 import { installScripts } from '../src/limits/scripts';
 import { dropPrefix, redisClient } from './support/harness';
 
 /**
  * The gateway's scripts issued in one turn of the event loop leave in one
- * socket write, and each still runs alone, in order, with its own answer
- * (platform `holdWritesPerTurn`, decision 1800). Counted on the connection's
- * real socket against the real Redis.
+ * socket write (platform `holdWritesPerTurn`, decision 1800), and a key's
+ * requests of one turn are counted by one script, in order, each with its own
+ * answer (rate-windows.ts). Counted on the connection's real socket (one chunk
+ * per command) against the real Redis.
  */
 const plan = (minute: number): PlanLimits => ({
   planId: 'p',
@@ -20,7 +22,7 @@ const plan = (minute: number): PlanLimits => ({
   capabilities: new Set(),
 });
 
-/** How many times the socket hands bytes to the kernel, and how many commands went in each hand-over. */
+/** How many times the socket hands bytes to the kernel, and how many chunks (commands) went in each hand-over. */
 function countWrites(redis: Redis): { writes: number[] } {
   const seen = { writes: [] as number[] };
   const socket = redis.stream as unknown as { _write: (...a: unknown[]) => void; _writev: (chunks: unknown[], cb: unknown) => void };
@@ -51,13 +53,40 @@ describe('the scripts of one turn in one write', () => {
     client.disconnect();
   });
 
-  it('eight requests of one turn: one write, eight scripts run one after another, exactly the limit admitted', async () => {
+  it('eight requests of one key in one turn: one script in one write, exactly the limit admitted, in order', async () => {
     seen.writes.length = 0;
     const decisions = await Promise.all(Array.from({ length: 8 }, () => checkRateWindows(redis, redisPrefix, 'k-turn', plan(5), true)));
-    expect(seen.writes).toEqual([8]);
-    // Each script saw the counts of the ones before it: admitted 1..5, then refused with nothing counted.
+    // One hand-over of one chunk: one command.
+    expect(seen.writes).toEqual([1]);
+    // Each request saw the counts of the ones before it: admitted 1..5, then refused with nothing counted.
     expect(decisions.map((d) => d.admitted)).toEqual([true, true, true, true, true, false, false, false]);
     expect(decisions.map((d) => d.windows[0]!.used)).toEqual([1, 2, 3, 4, 5, 5, 5, 5]);
+    expect(decisions.map((d) => d.windows[0]!.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0, 0]);
+    expect(await client.get(rateWindowKeys(redisPrefix, 'k-turn')[0])).toBe('5');
+    const ttl = await client.pttl(rateWindowKeys(redisPrefix, 'k-turn')[0]);
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('reads and counts of one key in one turn keep their order; two keys: two scripts in one write', async () => {
+    seen.writes.length = 0;
+    const [read0, counted, read1, other] = await Promise.all([
+      checkRateWindows(redis, redisPrefix, 'k-order', plan(5), false),
+      checkRateWindows(redis, redisPrefix, 'k-order', plan(5), true),
+      checkRateWindows(redis, redisPrefix, 'k-order', plan(5), false),
+      checkRateWindows(redis, redisPrefix, 'k-other', plan(5), true),
+    ]);
+    expect(seen.writes).toEqual([2]);
+    expect([read0!.windows[0]!.used, counted!.windows[0]!.used, read1!.windows[0]!.used]).toEqual([0, 1, 1]);
+    expect(other!.windows[0]!.used).toBe(1);
+  });
+
+  it('a key in a cool-down: every request of the turn refused, nothing counted', async () => {
+    await client.set(coolDownKey(redisPrefix, 'k-cool'), 'cool', 'PX', 30_000);
+    const decisions = await Promise.all(Array.from({ length: 3 }, () => checkRateWindows(redis, redisPrefix, 'k-cool', plan(5), true)));
+    expect(decisions.map((d) => [d.admitted, d.coolDown?.state, d.windows[0]!.used])).toEqual(Array.from({ length: 3 }, () => [false, 'cool', 0]));
+    expect(decisions[0]!.retryAfterSeconds).toBeGreaterThanOrEqual(29);
+    expect(await client.exists(rateWindowKeys(redisPrefix, 'k-cool')[0])).toBe(0);
   });
 
   it('requests of different turns: a write each, as before', async () => {
@@ -72,5 +101,14 @@ describe('the scripts of one turn in one write', () => {
     expect(pong).toBe('PONG');
     expect(decision.admitted).toBe(true);
     expect(seen.writes).toEqual([2]);
+  });
+
+  it('a script that fails fails every request of its batch', async () => {
+    const lost = redisClient();
+    await lost.ping();
+    const scripts = installScripts(lost);
+    lost.disconnect();
+    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => checkRateWindows(scripts, redisPrefix, 'k-lost', plan(5), true)));
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
   });
 });

@@ -7,49 +7,69 @@ import { holdWritesPerTurn, type RedisClient } from '@evidence-record/platform';
 
 /**
  * Before the upstream: check and count the key's minute, hour and day
- * windows in one atomic step. A window opens with the first request counted
- * in it and lasts its length. If any window is spent, or the key is in an
- * extraction cool-down, nothing is counted.
+ * windows in one atomic step, for each of the key's requests of one turn of
+ * the event loop in the order they arrived (`rate-windows.ts` gathers them).
+ * A window opens with the first request counted in it and lasts its length.
+ * A request is admitted only if every window has room and the key is not in
+ * an extraction cool-down; a refused request counts nothing. Each request
+ * sees the counts of the ones before it, exactly as if each had run a script
+ * of its own (Redis's clock stands still while a script runs), so one script
+ * for several requests changes nothing a request is told (decision 0301).
  *
  * KEYS: minute, hour, day window counters, cool-down flag (all `{k:<keyId>}`)
- * ARGV: minute, hour, day limits; '1' to count, '0' to only read
- * Returns: admitted, then count and ms-to-reset per window, then the cool-down flag and its ms-to-expiry.
+ * ARGV: minute, hour, day limits; then one flag per request: '1' to count, '0' to only read
+ * Returns: the cool-down flag and its ms-to-expiry, ms-to-reset of each window,
+ *          then for each request: admitted, and its count in each window.
  */
 export const RATE_WINDOWS_LUA = `
 local lengths = {60000, 3600000, 86400000}
-local counting = ARGV[4] == '1'
-local admitted = 1
-local counts, resets = {}, {}
+local limits = {tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])}
 local cool = redis.call('GET', KEYS[4])
 local coolMs = 0
 if cool then
-  admitted = 0
   coolMs = redis.call('PTTL', KEYS[4])
 else
   cool = ''
 end
+local counts, resets, fresh, added = {}, {}, {}, {0, 0, 0}
 for i = 1, 3 do
   local ttl = redis.call('PTTL', KEYS[i])
-  local count = 0
+  counts[i], fresh[i] = 0, true
   if ttl == -1 then
     redis.call('DEL', KEYS[i])
     ttl = lengths[i]
   elseif ttl == -2 then
     ttl = lengths[i]
   else
-    count = tonumber(redis.call('GET', KEYS[i]) or '0')
+    counts[i], fresh[i] = tonumber(redis.call('GET', KEYS[i]) or '0'), false
   end
-  counts[i], resets[i] = count, ttl
-  if count >= tonumber(ARGV[i]) then admitted = 0 end
+  resets[i] = ttl
 end
-if admitted == 1 and counting then
+local out = {cool, coolMs, resets[1], resets[2], resets[3]}
+for r = 4, #ARGV do
+  local admitted = 1
+  if cool ~= '' then admitted = 0 end
   for i = 1, 3 do
-    local v = redis.call('INCR', KEYS[i])
-    if v == 1 then redis.call('PEXPIRE', KEYS[i], lengths[i]) end
-    counts[i] = v
+    if counts[i] >= limits[i] then admitted = 0 end
+  end
+  if admitted == 1 and ARGV[r] == '1' then
+    for i = 1, 3 do
+      counts[i] = counts[i] + 1
+      added[i] = added[i] + 1
+    end
+  end
+  out[#out + 1] = admitted
+  out[#out + 1] = counts[1]
+  out[#out + 1] = counts[2]
+  out[#out + 1] = counts[3]
+end
+for i = 1, 3 do
+  if added[i] > 0 then
+    redis.call('INCRBY', KEYS[i], added[i])
+    if fresh[i] then redis.call('PEXPIRE', KEYS[i], lengths[i]) end
   end
 end
-return {admitted, counts[1], resets[1], counts[2], resets[2], counts[3], resets[3], cool, coolMs}
+return out
 `;
 
 /**
@@ -233,13 +253,16 @@ return {admitted, count, ttl}
 `;
 
 export interface GatewayScripts {
-  erRateWindows(...args: (string | number)[]): Promise<[number, number, number, number, number, number, number, string, number]>;
+  /** Sends a key's requests gathered over the held turns (rate-windows.ts, which holds the connection's writes itself). */
+  erRateWindows(...args: (string | number)[]): Promise<(string | number)[]>;
   erProtocolWindow(key: string, limit: number, messages: number, mode: 'admit' | 'add'): Promise<[number, number, number]>;
   erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string, number, number]>;
+  /** Holds the connection's writes for this turn of the event loop and the next, running `issue` just before they leave (platform `holdWritesPerTurn`). */
+  holdWrites(issue?: () => void): void;
 }
 
 /** Every script the gateway runs, by command name (gateway/test/redis-cluster.test.ts runs each on a Redis Cluster). */
-export const gatewayScripts: { readonly [K in keyof GatewayScripts]: { numberOfKeys: number; lua: string } } = {
+export const gatewayScripts: { readonly [K in Exclude<keyof GatewayScripts, 'holdWrites'>]: { numberOfKeys: number; lua: string } } = {
   erRateWindows: { numberOfKeys: 4, lua: RATE_WINDOWS_LUA },
   erSettle: { numberOfKeys: 6, lua: SETTLE_LUA },
   erProtocolWindow: { numberOfKeys: 1, lua: PROTOCOL_WINDOW_LUA },
@@ -248,13 +271,15 @@ export const gatewayScripts: { readonly [K in keyof GatewayScripts]: { numberOfK
 /**
  * Defines the scripts on the connection. Each is sent after the I/O of its turn of the event loop and
  * the next, together with the other commands of those turns, in one write (platform
- * `holdWritesPerTurn`, decision 1800).
+ * `holdWritesPerTurn`, decision 1800). The rate windows' script is issued by the hold itself, as the
+ * writes are let go, for each key's requests gathered while they were held (rate-windows.ts).
  */
 export function installScripts(redis: RedisClient): RedisClient & GatewayScripts {
   const hold = holdWritesPerTurn(redis);
   const scripted = redis as RedisClient & GatewayScripts & Record<string, unknown>;
   for (const [name, definition] of Object.entries(gatewayScripts)) {
     redis.defineCommand(name, definition);
+    if (name === 'erRateWindows') continue;
     const send = scripted[name] as (this: unknown, ...args: unknown[]) => Promise<unknown>;
     // A plain function: in a pipeline (which copies the connection's script commands) `this` is the pipeline.
     scripted[name] = function (this: unknown, ...args: unknown[]) {
@@ -262,5 +287,6 @@ export function installScripts(redis: RedisClient): RedisClient & GatewayScripts
       return send.apply(this, args);
     };
   }
+  scripted.holdWrites = hold;
   return scripted;
 }

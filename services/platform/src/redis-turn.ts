@@ -26,17 +26,26 @@ import { ioredis, type RedisClient } from './redis';
  * Returns `hold`: call it before issuing a command. On a cluster every
  * master's connection is held, so each node gets its commands of the turns in
  * one write; a connection opened during the turn writes at once, as before.
+ * `hold(issue)` also runs `issue` just before the writes are let go: a caller
+ * that gathers work over the turns (the gateway's rate windows, one script
+ * for a key's requests) issues its commands then, and they leave in the same
+ * write as the rest instead of a write of their own after it.
  */
-export function holdWritesPerTurn(client: RedisClient): () => void {
+export function holdWritesPerTurn(client: RedisClient): (issue?: () => void) => void {
   const held: Writable[] = [];
+  const issuing: Array<() => void> = [];
   let holding = false;
   const release = (): void => {
+    // Still holding while they run: what they send joins the held writes.
+    for (const issue of issuing) issue();
+    issuing.length = 0;
     holding = false;
     // uncork() of a socket that closed meanwhile is harmless: its buffered commands were already failed by ioredis.
     for (const stream of held) stream.uncork();
     held.length = 0;
   };
-  return () => {
+  return (issue) => {
+    if (issue) issuing.push(issue);
     if (holding) return;
     holding = true;
     for (const stream of streamsOf(client)) {
