@@ -7,8 +7,8 @@ import { holdWritesPerTurn, type RedisClient } from '@evidence-record/platform';
 
 /**
  * Before the upstream: check and count the key's minute, hour and day
- * windows in one atomic step, for each of the key's requests of one turn of
- * the event loop in the order they arrived (`rate-windows.ts` gathers them).
+ * windows in one atomic step, for each of the key's requests gathered while
+ * the connection's writes were held, in the order they asked (`rate-windows.ts`).
  * A window opens with the first request counted in it and lasts its length.
  * A request is admitted only if every window has room and the key is not in
  * an extraction cool-down; a refused request counts nothing. Each request
