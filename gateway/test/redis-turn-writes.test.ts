@@ -10,7 +10,7 @@ import { dropPrefix, redisClient } from './support/harness';
 /**
  * The gateway's scripts issued in one turn of the event loop leave in one
  * socket write (platform `holdWritesPerTurn`, decision 1800), and a key's
- * requests of one turn are counted by one script, in order, each with its own
+ * requests of the held turns are counted by one script, in order, each with its own
  * answer (rate-windows.ts). Counted on the connection's real socket (one chunk
  * per command) against the real Redis.
  */

@@ -36,13 +36,17 @@ export function holdWritesPerTurn(client: RedisClient): (issue?: () => void) => 
   const issuing: Array<() => void> = [];
   let holding = false;
   const release = (): void => {
-    // Still holding while they run: what they send joins the held writes.
-    for (const issue of issuing) issue();
-    issuing.length = 0;
-    holding = false;
-    // uncork() of a socket that closed meanwhile is harmless: its buffered commands were already failed by ioredis.
-    for (const stream of held) stream.uncork();
-    held.length = 0;
+    try {
+      // Still holding while they run: what they send joins the held writes.
+      for (const issue of issuing) issue();
+    } finally {
+      // Whatever an issuer did, the connection is never left corked.
+      issuing.length = 0;
+      holding = false;
+      // uncork() of a socket that closed meanwhile is harmless: its buffered commands were already failed by ioredis.
+      for (const stream of held) stream.uncork();
+      held.length = 0;
+    }
   };
   return (issue) => {
     if (issue) issuing.push(issue);
