@@ -31,7 +31,6 @@ interface Waiting {
 
 /** The requests of one key (and plan limits) gathered while the connection's writes are held. */
 interface HeldBatch {
-  redis: RedisClient & GatewayScripts;
   keys: [string, string, string, string];
   limits: [number, number, number];
   waiting: Waiting[];
@@ -73,20 +72,20 @@ export function checkRateWindows(
   let batch = batches.get(id);
   if (!batch) {
     const [m, h, d] = rateWindowKeys(prefix, keyId);
-    batch = { redis, keys: [m, h, d, coolDownKey(prefix, keyId)], limits, waiting: [] };
-    if (batches.size === 0) redis.holdWrites(() => sendHeld(batches));
+    batch = { keys: [m, h, d, coolDownKey(prefix, keyId)], limits, waiting: [] };
+    if (batches.size === 0) redis.holdWrites(() => sendHeld(redis, batches));
     batches.set(id, batch);
   }
   const waiting = batch.waiting;
   return new Promise<RateDecision>((resolve, reject) => waiting.push({ count, resolve, reject }));
 }
 
-function sendHeld(batches: Map<string, HeldBatch>): void {
-  for (const batch of batches.values()) void sendBatch(batch);
+function sendHeld(redis: RedisClient & GatewayScripts, batches: Map<string, HeldBatch>): void {
+  for (const batch of batches.values()) void sendBatch(redis, batch);
   batches.clear();
 }
 
-async function sendBatch({ redis, keys, limits, waiting }: HeldBatch): Promise<void> {
+async function sendBatch(redis: RedisClient & GatewayScripts, { keys, limits, waiting }: HeldBatch): Promise<void> {
   let r: (string | number)[];
   try {
     r = await redis.erRateWindows(...keys, ...limits, ...waiting.map((w) => (w.count ? '1' : '0')));

@@ -253,7 +253,7 @@ return {admitted, count, ttl}
 `;
 
 export interface GatewayScripts {
-  /** Sends a key's requests gathered over the held turns (rate-windows.ts, which holds the connection's writes itself). */
+  /** Sends a key's requests gathered over the held turns (rate-windows.ts, from the hold's release, while the writes are still held). */
   erRateWindows(...args: (string | number)[]): Promise<(string | number)[]>;
   erProtocolWindow(key: string, limit: number, messages: number, mode: 'admit' | 'add'): Promise<[number, number, number]>;
   erSettle(...args: (string | number)[]): Promise<[string, number, number, string, string, string, string, number, number]>;
@@ -279,7 +279,6 @@ export function installScripts(redis: RedisClient): RedisClient & GatewayScripts
   const scripted = redis as RedisClient & GatewayScripts & Record<string, unknown>;
   for (const [name, definition] of Object.entries(gatewayScripts)) {
     redis.defineCommand(name, definition);
-    if (name === 'erRateWindows') continue;
     const send = scripted[name] as (this: unknown, ...args: unknown[]) => Promise<unknown>;
     // A plain function: in a pipeline (which copies the connection's script commands) `this` is the pipeline.
     scripted[name] = function (this: unknown, ...args: unknown[]) {
