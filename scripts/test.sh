@@ -142,7 +142,7 @@ summary=$(RESILIENCE_RAN=$resilience_ran node -e '
   }
   process.stdout.write(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ')
-printf '\nsteps (wall time; background steps overlap the others):\n'
+printf '\nsteps (wall time; a background step is timed from its start to its join, beside the others):\n'
 printf '%s\n' "${timings[@]}"
 printf '%5d s  in all\n' "$((SECONDS - run_started))"
 if [ ${#failed[@]} -gt 0 ]; then
