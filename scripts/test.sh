@@ -28,11 +28,11 @@ step() { # name command...
   local began=$SECONDS result=ok
   printf '\n== %s\n' "$name"
   if ! "$@"; then result=FAILED; failed+=("$name"); fi
-  local took=$((SECONDS - began))
+  local took=$((SECONDS - began)) where=''
   # A step joined from the background ran from its start, not from the join.
-  if [ "${1:-}" = joined ] && [ -n "${started_at[${2:-}]:-}" ]; then took=$((SECONDS - started_at[$2])); fi
+  if [ "${1:-}" = joined ]; then took=$((SECONDS - started_at[$2])); where=' (in the background)'; fi
   printf '== %s: %s (%d s)\n' "$name" "$result" "$took"
-  timings+=("$(printf '%5d s  %s%s' "$took" "$name" "$([ "${1:-}" = joined ] && echo ' (in the background)')")")
+  timings+=("$(printf '%5d s  %s%s' "$took" "$name" "$where")")
 }
 # A command started now on the other core, its output kept in .run/step-<id>.log; `step <name> joined <id>`
 # waits for it and reports it like any step, its output printed whole.
