@@ -102,10 +102,20 @@ ensure_image_tools() {
   if [ ${#missing[@]} -gt 0 ]; then apt_install --no-install-recommends "${missing[@]}"; fi
 }
 
-# What npm test needs from Debian beyond the servers (one read of the package lists for all of them).
+# What the vitest step needs from Debian beyond the servers: Chromium and PgBouncer, in one apt-get run
+# (each run of apt-get install unpacks and then runs the triggers of everything it installed).
+ensure_vitest_packages() {
+  local missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
+  if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
+  [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
+}
+
+# Everything npm test needs from Debian beyond the servers (one read of the package lists for all of them).
+# npm test itself installs the two halves apart: the image tools in the image check, off its critical path.
 ensure_test_packages() {
-  ensure_chromium
-  ensure_pgbouncer
+  ensure_vitest_packages
   ensure_image_tools
 }
 
