@@ -53,25 +53,30 @@ process_tree() { # pid
   ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 } END { for (p in parent) { q = p; while (q != root && (q in parent)) q = parent[q]; if (q == root) print p } }'
 }
 # A command in Linux's idle scheduling class (SCHED_IDLE): it runs only on a core no other process wants, and
-# any other process that wakes takes the core at once. `nice -n 19` was not enough: beside the vitest step,
-# the chart checks and a cached image build at nice 19 made the step take 485 s, in the idle class 440 s, and
-# 421 s with neither running (one run each, the same clone and machine, 2026-11-27); at nice 19 they still take
-# a share of every core, and each wake-up of the tests' hundreds of processes waits for it.
+# any other process that wakes takes the core at once. For work that only computes, such as the chart checks:
+# beside the vitest step, the chart checks and a cached image build at nice 19 made the step take 485 s, in the
+# idle class 440 s, and 421 s with neither running (one run each, the same clone and machine, 2026-11-27); at
+# nice 19 they still take a share of every core, and each wake-up of the tests' processes waits for it.
+# Not for the image build: a cold one writes gigabytes (Debian's bootstrap, two npm installs, the layers), and
+# starved in the idle class it holds up the file system work of the tests and outlasts the vitest step into
+# the resilience suites; `npm test` took 1,117 s on a fresh machine with it there, 937 s with it at nice 19.
 at_idle_priority() { # command...
   chrt --idle 0 "$@"
 }
-# A step started in the background at idle priority gets a full share from now on: its processes (each of
-# their threads) and those they start later.
+# A step started in the background at low or idle priority gets a full share from now on: its processes (each
+# of their threads) and those they start later.
 full_share() { # id
-  local pid
-  for pid in $(process_tree "${started_pids[$1]}"); do chrt --all-tasks --other --pid 0 "$pid" >/dev/null 2>&1 || true; done
+  local pid tree
+  tree=$(process_tree "${started_pids[$1]}")
+  [ -z "$tree" ] || renice -n 0 -p $tree >/dev/null 2>&1 || true
+  for pid in $tree; do chrt --all-tasks --other --pid 0 "$pid" >/dev/null 2>&1 || true; done
 }
 
 mkdir -p .run
 # Debian's Chromium (browser tests) and PgBouncer (pooler tests), installed when missing beside npm ci and every
 # step up to the build, none of which needs them; joined before the vitest step. On a machine that has neither,
 # the install took 75 s, against 28 s for npm ci (2026-11-27), and npm test waited for it before its first check.
-# podman and mmdebstrap are the image check's to install (scripts/image-check.sh), at its idle priority.
+# podman and mmdebstrap are the image check's to install (scripts/image-check.sh), at its low priority.
 start_in_background packages ensure_vitest_packages
 ensure_node_modules
 
@@ -89,12 +94,12 @@ step lint joined lint
 step build node scripts/build.mjs
 step "Debian packages (Chromium, PgBouncer)" joined packages
 # The image check in two parts. Its build (the stand-in base, then the Dockerfile: on a machine that has never
-# built it, Debian's bootstrap and two npm installs, about 190 s of CPU) starts with the vitest step at idle
-# priority, so it runs on what the steps from there leave idle (7-16 % of two cores) instead of after
+# built it, Debian's bootstrap and two npm installs, about 190 s of CPU) starts with the vitest step at the
+# lowest CPU priority, nice 19, so it runs on what the steps from there leave idle (7-16 % of two cores) instead of after
 # them (the type checks and lint before it leave none: both cores are theirs); its run (every
 # service from the image) waits until the resilience suites are over, when the build gets a full share again.
 image_check() {
-  at_idle_priority bash scripts/image-check.sh build || return
+  nice -n 19 bash scripts/image-check.sh build || return
   # $$ is this script: a run stopped before it says go leaves no check waiting behind it.
   until [ -e .run/image-go ]; do kill -0 $$ 2>/dev/null || return 1; sleep 1; done
   bash scripts/image-check.sh run
@@ -102,7 +107,7 @@ image_check() {
 rm -f .run/image-go
 start_in_background image image_check
 # The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) likewise,
-# from now on idle CPU; joined after the multi-node step, when a check still going gets its full share.
+# from now on, in the idle class; joined after the multi-node step, when a check still going gets its full share.
 start_in_background chart at_idle_priority bash scripts/chart-check.sh
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
 # The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
