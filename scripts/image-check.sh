@@ -26,7 +26,7 @@
 # Usage: bash scripts/image-check.sh [build|run]. `build` makes the image (the
 # stand-in base, then the Dockerfile), `run` runs every service from the image
 # built last from this folder; neither argument does both. `npm test` starts
-# `build` with its vitest step, at the lowest CPU priority (nice 19), so that a cold
+# `build` with its vitest step, at the lowest CPU priority, so that a cold
 # build uses what the test steps leave idle, and `run` beside the README check.
 set -euo pipefail
 cd "$(dirname "$0")/.."

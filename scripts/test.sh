@@ -52,24 +52,14 @@ joined() { # id
 process_tree() { # pid
   ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 } END { for (p in parent) { q = p; while (q != root && (q in parent)) q = parent[q]; if (q == root) print p } }'
 }
-# A command in Linux's idle scheduling class (SCHED_IDLE): it runs only on a core no other process wants, and
-# any other process that wakes takes the core at once. For work that only computes, such as the chart checks:
-# beside the vitest step, the chart checks and a cached image build at nice 19 made the step take 485 s, in the
-# idle class 440 s, and 421 s with neither running (one run each, the same clone and machine, 2026-11-27); at
-# nice 19 they still take a share of every core, and each wake-up of the tests' processes waits for it.
-# Not for the image build: a cold one writes gigabytes (Debian's bootstrap, two npm installs, the layers), and
-# starved in the idle class it holds up the file system work of the tests and outlasts the vitest step into
-# the resilience suites; `npm test` took 1,117 s on a fresh machine with it there, 937 s with it at nice 19.
-at_idle_priority() { # command...
-  chrt --idle 0 "$@"
-}
-# A step started in the background at low or idle priority gets a full share from now on: its processes (each
-# of their threads) and those they start later.
+# A step started in the background at the lowest CPU priority gets a full share from now on (its processes
+# and those they start later). Linux's idle class (chrt --idle, SCHED_IDLE) was tried instead of nice 19 on
+# 2026-11-27 and not kept: a cold image build there, starved, held up the tests' file system work (1,117 s in
+# all on a fresh machine); with only the chart checks there, single runs went either way (887 s and 1,033 s
+# against 906 s and 937 s), within what this machine varies from run to run.
 full_share() { # id
-  local pid tree
-  tree=$(process_tree "${started_pids[$1]}")
+  local tree; tree=$(process_tree "${started_pids[$1]}")
   [ -z "$tree" ] || renice -n 0 -p $tree >/dev/null 2>&1 || true
-  for pid in $tree; do chrt --all-tasks --other --pid 0 "$pid" >/dev/null 2>&1 || true; done
 }
 
 mkdir -p .run
@@ -95,7 +85,7 @@ step build node scripts/build.mjs
 step "Debian packages (Chromium, PgBouncer)" joined packages
 # The image check in two parts. Its build (the stand-in base, then the Dockerfile: on a machine that has never
 # built it, Debian's bootstrap and two npm installs, about 190 s of CPU) starts with the vitest step at the
-# lowest CPU priority, nice 19, so it runs on what the steps from there leave idle (7-16 % of two cores) instead of after
+# lowest CPU priority, so it runs on what the steps from there leave idle (10-16 % of two cores) instead of after
 # them (the type checks and lint before it leave none: both cores are theirs); its run (every
 # service from the image) waits until the resilience suites are over, when the build gets a full share again.
 image_check() {
@@ -107,8 +97,8 @@ image_check() {
 rm -f .run/image-go
 start_in_background image image_check
 # The chart checks (helm, kubeconform and node on rendered text, in their own temporary folders) likewise,
-# from now on, in the idle class; joined after the multi-node step, when a check still going gets its full share.
-start_in_background chart at_idle_priority bash scripts/chart-check.sh
+# from now on idle CPU; joined after the multi-node step, when a check still going gets its full share.
+start_in_background chart nice -n 19 bash scripts/chart-check.sh
 step vitest npx vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@"
 # The representative end-to-end set on the multi-node engines (a Redis Cluster of six nodes, a Postgres primary
 # with a streaming standby for the snapshot reads, a three-node NATS JetStream cluster, all started for this
