@@ -55,8 +55,8 @@ process_tree() { # pid
 # A step started in the background at the lowest CPU priority gets a full share from now on (its processes
 # and those they start later). Linux's idle class (chrt --idle, SCHED_IDLE) was tried instead of nice 19 on
 # 2026-11-27 and not kept: a cold image build there, starved, held up the tests' file system work (1,117 s in
-# all on a fresh machine); with only the chart checks there, single runs went either way (887 s and 1,033 s
-# against 906 s and 937 s), within what this machine varies from run to run.
+# all on a fresh machine); otherwise single runs went either way (887 s warm with both there, against 906 s;
+# 1,033 s cold with only the chart checks there, against 937 s), within what this machine varies run to run.
 full_share() { # id
   local tree; tree=$(process_tree "${started_pids[$1]}")
   [ -z "$tree" ] || renice -n 0 -p $tree >/dev/null 2>&1 || true
