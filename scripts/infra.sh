@@ -62,16 +62,6 @@ ensure_nats() {
   wait_for NATS 127.0.0.1 4222 20
 }
 
-# PgBouncer, for the tests that run the services through a pooler in transaction mode
-# (test/support/postgres-replica.ts starts its own, as the postgres user; nothing here starts one).
-# Debian's package is enough for that: decision 2320 says which version named statements need.
-ensure_pgbouncer() {
-  if [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1; then return 0; fi
-  apt_install pgbouncer
-  # Where packages start their services (systemd), Debian's own instance listens on 127.0.0.1:6432 with no
-  # databases; the tests never use it.
-}
-
 # The npm packages package-lock.json pins, installed when node_modules is missing or holds
 # anything else (scripts/node-modules-current.mjs, plain Node). One install at a time: two
 # `npm run` commands started together on a fresh clone wait for the same install.
@@ -86,14 +76,6 @@ ensure_node_modules() {
   ) 9>.run/npm-ci.lock
 }
 
-# Debian's Chromium for the browser tests (driven by playwright-core, which never
-# downloads a browser of its own: test/support/browser.ts launches this binary).
-ensure_chromium() {
-  if [ -x /usr/bin/chromium ]; then return 0; fi
-  apt_install chromium
-  [ -x /usr/bin/chromium ] || { log "chromium did not install to /usr/bin/chromium"; return 1; }
-}
-
 # podman and mmdebstrap, which build and unpack the image in the image check (scripts/image-check.sh).
 ensure_image_tools() {
   local missing=()
@@ -102,8 +84,14 @@ ensure_image_tools() {
   if [ ${#missing[@]} -gt 0 ]; then apt_install --no-install-recommends "${missing[@]}"; fi
 }
 
-# What the vitest step needs from Debian beyond the servers: Chromium and PgBouncer, in one apt-get run
-# (each run of apt-get install unpacks and then runs the triggers of everything it installed).
+# What the vitest step needs from Debian beyond the servers, in one apt-get run (each run of apt-get install
+# unpacks and then runs the triggers of everything it installed):
+#   * Chromium, for the browser tests: playwright-core never downloads a browser of its own, and
+#     test/support/browser.ts launches this binary;
+#   * PgBouncer, for the tests that run the services through a pooler in transaction mode
+#     (test/support/postgres-replica.ts starts its own, as the postgres user). Debian's package is enough:
+#     decision 2320 says which version named statements need. Where packages start their services (systemd),
+#     Debian's own instance listens on 127.0.0.1:6432 with no databases; the tests never use it.
 ensure_vitest_packages() {
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)

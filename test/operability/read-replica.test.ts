@@ -288,7 +288,7 @@ describe('through PgBouncer in transaction mode', () => {
     for (const b of bouncers) await b.stop();
   });
   const bouncer = async (targetPort: number, poolSize: number) => {
-    if (!version) throw new Error('pgbouncer is not installed: bash -c "source scripts/infra.sh; ensure_pgbouncer" (npm test does)');
+    if (!version) throw new Error('pgbouncer is not installed: bash -c "source scripts/infra.sh && ensure_vitest_packages" (npm test does)');
     const b = await startPgBouncer({ targetPort, poolMode: 'transaction', poolSize });
     bouncers.push(b);
     return b;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /**
- * Debian's Chromium (installed by scripts/infra.sh ensure_chromium, which
+ * Debian's Chromium (installed by scripts/infra.sh ensure_vitest_packages, which
  * `npm test` runs), driven by playwright-core. playwright-core never
  * downloads a browser of its own: this machine reaches no browser builds.
  */
@@ -21,7 +21,7 @@ export const CHROMIUM_ARGS = [
 /** A headless Chromium for a browser test; close it in afterAll. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: run \`bash -c 'source scripts/infra.sh && ensure_chromium'\` (npm test does)`);
+    throw new Error(`${CHROMIUM_PATH} is missing: run \`bash -c 'source scripts/infra.sh && ensure_vitest_packages'\` (npm test does)`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }

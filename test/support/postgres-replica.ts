@@ -285,7 +285,7 @@ export interface PgBouncer {
   stop: () => Promise<void>;
 }
 
-/** The installed PgBouncer's version ("1.18.0"), or null when it is not installed (scripts/infra.sh ensure_pgbouncer installs it). */
+/** The installed PgBouncer's version ("1.18.0"), or null when it is not installed (scripts/infra.sh ensure_vitest_packages installs it). */
 export async function pgbouncerVersion(): Promise<string | null> {
   try {
     const { stdout } = await run(pgbouncerPath(), ['--version']);
@@ -305,7 +305,7 @@ function pgbouncerPath(): string {
  */
 export async function startPgBouncer(opts: PgBouncerOptions): Promise<PgBouncer> {
   const version = await pgbouncerVersion();
-  if (!version) throw new Error('pgbouncer is not installed (bash scripts/infra.sh installs it: ensure_pgbouncer)');
+  if (!version) throw new Error('pgbouncer is not installed: bash -c "source scripts/infra.sh && ensure_vitest_packages" (npm test does)');
   const port = opts.port ?? (await freePort());
   const dir = serverFolder(mkdtempSync(join(tmpdir(), 'er-pgbouncer-')));
   const ini = join(dir, 'pgbouncer.ini');
