@@ -58,7 +58,7 @@ function capture(productId: string, day: string, extra: Record<string, unknown> 
           serving: { size: 10, unit: 'g', servings_per_container: 30, description: null },
           ingredients: [
             { declared_name: 'Caffeine Anhydrous', amount: 200, unit: 'mg' },
-            { declared_name: 'Kanna Extract', amount: 25, unit: 'mg', ...extra },
+            { declared_name: 'Maral Root Extract', amount: 25, unit: 'mg', ...extra },
             { declared_name: 'Pikatropin', amount: 50, unit: 'mg' },
             { declared_name: 'L-Citrulline Malate', amount: 6, unit: 'g' },
           ],
@@ -104,11 +104,11 @@ describe('ingredient identity curation', () => {
   });
 
   it('adds an ingredient and an alias: the lines already read are identified at a new record version, facts unchanged, never a candidate or a Signal', async () => {
-    const productId = (await admin('product', 'add', '--brand', 'Identity Test', '--name', 'Kanna Pre')).product_id as string;
+    const productId = (await admin('product', 'add', '--brand', 'Identity Test', '--name', 'Maral Pre')).product_id as string;
     await importCaptures(pool, capture(productId, '2026-05-01'));
 
     const listed = (await admin('ingredient', 'list', '--unidentified')).names as Array<Record<string, unknown>>;
-    expect(listed.find((n) => n.declared_name === 'Kanna Extract')).toEqual({ declared_name: 'Kanna Extract', count: 1, products: [productId], suggestions: [] });
+    expect(listed.find((n) => n.declared_name === 'Maral Root Extract')).toEqual({ declared_name: 'Maral Root Extract', count: 1, products: [productId], suggestions: [] });
     expect(listed.find((n) => n.declared_name === 'Pikatropin')).toMatchObject({ count: 1, products: [productId] });
     // Caffeine and citrulline malate were identified when the capture was imported.
     expect(listed.some((n) => n.declared_name === 'Caffeine Anhydrous' || n.declared_name === 'L-Citrulline Malate')).toBe(false);
@@ -116,29 +116,29 @@ describe('ingredient identity curation', () => {
     const first = await productRecord(productId);
     expect(first.facts.map((f) => [f.value.declared_name, f.value.ingredient_id])).toEqual([
       ['Caffeine Anhydrous', 'ing_caffeine'],
-      ['Kanna Extract', null],
+      ['Maral Root Extract', null],
       ['Pikatropin', null],
       ['L-Citrulline Malate', 'ing_citrulline_malate'],
     ]);
     const before = await counts();
 
-    const added = await admin('ingredient', 'add', '--name', 'Kanna (Sceletium tortuosum)', '--kind', 'botanical', '--unii', '1XSN9436IH', '--group', 'Kanna');
-    expect(added).toMatchObject({ ingredient_id: 'ing_kanna_sceletium_tortuosum', name: 'Kanna (Sceletium tortuosum)', kind: 'botanical', uniis: ['1XSN9436IH'], groups: ['Kanna'], lines_reidentified: 0 });
+    const added = await admin('ingredient', 'add', '--name', 'Maral Root (Rhaponticum carthamoides)', '--kind', 'botanical', '--unii', 'TESTUNII01', '--group', 'Maral Root');
+    expect(added).toMatchObject({ ingredient_id: 'ing_maral_root_rhaponticum_carthamoides', name: 'Maral Root (Rhaponticum carthamoides)', kind: 'botanical', uniis: ['TESTUNII01'], groups: ['Maral Root'], lines_reidentified: 0 });
     expect(added.record_version).not.toBe(before.v);
-    const aliased = await admin('ingredient', 'alias', '--ingredient', 'ing_kanna_sceletium_tortuosum', '--name', 'Kanna Extract');
-    expect(aliased).toMatchObject({ ingredient_id: 'ing_kanna_sceletium_tortuosum', lines_reidentified: 1 });
-    expect(aliased.names).toEqual(['Kanna (Sceletium tortuosum)', 'Kanna Extract']);
+    const aliased = await admin('ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--name', 'Maral Root Extract');
+    expect(aliased).toMatchObject({ ingredient_id: 'ing_maral_root_rhaponticum_carthamoides', lines_reidentified: 1 });
+    expect(aliased.names).toEqual(['Maral Root (Rhaponticum carthamoides)', 'Maral Root Extract']);
 
     const after = await productRecord(productId);
     expect(after.record_version).toBe(aliased.record_version);
     expect(after.record_version > first.record_version).toBe(true);
     // What the label declares is unchanged; what one line is identified as is new.
     expect(after.facts.map((f) => ({ ...f.value, ingredient_id: null }))).toEqual(first.facts.map((f) => ({ ...f.value, ingredient_id: null })));
-    expect(after.facts.find((f) => f.value.declared_name === 'Kanna Extract')!.value.ingredient_id).toBe('ing_kanna_sceletium_tortuosum');
+    expect(after.facts.find((f) => f.value.declared_name === 'Maral Root Extract')!.value.ingredient_id).toBe('ing_maral_root_rhaponticum_carthamoides');
     const now = await counts();
     expect({ candidates: now.candidates, signals: now.signals, states: now.states }).toEqual({ candidates: before.candidates, signals: before.signals, states: before.states });
     expect(now.changes).toBe(before.changes + 2);
-    expect(((await admin('ingredient', 'list', '--unidentified')).names as Array<{ declared_name: string }>).some((n) => n.declared_name === 'Kanna Extract')).toBe(false);
+    expect(((await admin('ingredient', 'list', '--unidentified')).names as Array<{ declared_name: string }>).some((n) => n.declared_name === 'Maral Root Extract')).toBe(false);
 
     // The same label read the next day is the same state again: identity is not part of what a label declares.
     const again = await importCaptures(pool, capture(productId, '2026-05-02'));
@@ -147,19 +147,19 @@ describe('ingredient identity curation', () => {
     const otherwise = await importCaptures(pool, capture(productId, '2026-05-03', { ingredient_id: 'ing_l_theanine' }));
     expect(otherwise).toMatchObject({ states_created: [], states_extended: again.states_extended });
     const listedIngredients = (await admin('ingredient', 'list')).ingredients as Array<Record<string, unknown>>;
-    expect(listedIngredients.find((i) => i.ingredient_id === 'ing_kanna_sceletium_tortuosum')).toMatchObject({ lines: 1, uniis: ['1XSN9436IH'], groups: ['Kanna'] });
+    expect(listedIngredients.find((i) => i.ingredient_id === 'ing_maral_root_rhaponticum_carthamoides')).toMatchObject({ lines: 1, uniis: ['TESTUNII01'], groups: ['Maral Root'] });
   });
 
   it('suggests from a line\'s UNII or DSLD group, and never applies a suggestion on its own', async () => {
     const productId = (await admin('product', 'add', '--brand', 'Identity Test', '--name', 'Creatine Pre')).product_id as string;
     // A creatine row DSLD files under "Creatine" with a form the catalogue does not claim: not identified, the creatine the group holds suggested.
     const bundle = capture(productId, '2026-05-01');
-    bundle.captures[0]!.label.ingredients.push({ declared_name: 'Creatine Nitrate', amount: 1, unit: 'g', ingredient_group: 'Creatine', forms: ['Creatine Nitrate'] } as never);
+    bundle.captures[0]!.label.ingredients.push({ declared_name: 'Creatine Pyruvate', amount: 1, unit: 'g', ingredient_group: 'Creatine', forms: ['Creatine Pyruvate'] } as never);
     await importCaptures(pool, bundle);
     const listed = (await admin('ingredient', 'list', '--unidentified')).names as Array<{ declared_name: string; suggestions: unknown[] }>;
-    expect(listed.find((n) => n.declared_name === 'Creatine Nitrate')!.suggestions).toEqual([{ ingredient_id: 'ing_creatine_monohydrate', name: 'Creatine Monohydrate', by: 'group' }]);
-    const { rows } = await pool.query("SELECT ingredient_id, identified_by, ingredient_group, forms FROM declared_ingredients WHERE declared_name = 'Creatine Nitrate'");
-    expect(rows).toEqual([{ ingredient_id: null, identified_by: null, ingredient_group: 'Creatine', forms: ['Creatine Nitrate'] }]);
+    expect(listed.find((n) => n.declared_name === 'Creatine Pyruvate')!.suggestions).toEqual([{ ingredient_id: 'ing_creatine_monohydrate', name: 'Creatine Monohydrate', by: 'group' }]);
+    const { rows } = await pool.query("SELECT ingredient_id, identified_by, ingredient_group, forms FROM declared_ingredients WHERE declared_name = 'Creatine Pyruvate'");
+    expect(rows).toEqual([{ ingredient_id: null, identified_by: null, ingredient_group: 'Creatine', forms: ['Creatine Pyruvate'] }]);
   });
 
   it('compares products line by line when one label declares an ingredient on two lines (caffeine anhydrous and citrate)', async () => {
@@ -186,11 +186,11 @@ describe('ingredient identity curation', () => {
       await expect(admin(...argv)).rejects.toMatchObject({ code });
       expect(await counts()).toEqual(before);
     };
-    await refused(['ingredient', 'alias', '--ingredient', 'ing_kanna_sceletium_tortuosum', '--name', 'Caffeine Anhydrous'], 'identity_conflict');
-    await refused(['ingredient', 'alias', '--ingredient', 'ing_kanna_sceletium_tortuosum', '--unii', '3G6A5W338E'], 'identity_conflict');
-    await refused(['ingredient', 'alias', '--ingredient', 'ing_kanna_sceletium_tortuosum', '--group', 'caffeine'], 'identity_conflict');
+    await refused(['ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--name', 'Caffeine Anhydrous'], 'identity_conflict');
+    await refused(['ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--unii', '3G6A5W338E'], 'identity_conflict');
+    await refused(['ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--group', 'caffeine'], 'identity_conflict');
     await refused(['ingredient', 'add', '--name', 'CAFFEINE'], 'identity_conflict');
-    await refused(['ingredient', 'add', '--name', 'Kanna Extract'], 'identity_conflict');
+    await refused(['ingredient', 'add', '--name', 'Maral Root Extract'], 'identity_conflict');
     await refused(['ingredient', 'add', '--name', 'Placeholder Test', '--unii', '0'], 'invalid_input');
     await refused(['ingredient', 'add', '--name', '!!!'], 'invalid_input');
     await refused(['ingredient', 'add', '--name', 'Kind Test', '--kind', 'Not A Kind'], 'invalid_input');

@@ -10,7 +10,11 @@ import type { CatalogueEntry } from './ingredient-catalogue';
  *      the line's forms ("Creatine" as "Creatine Monohydrate") first, then a
  *      claim on the whole group;
  *   3. its printed name, normalised (normalizeName), then the same name
- *      without its parenthesised parts ("Vitamin B12 (as cyanocobalamin)").
+ *      without its parenthesised parts ("Vitamin B12 (as cyanocobalamin)");
+ *      then both again without the words that say how it was grown or
+ *      prepared ("organic", "micronized", "powder", "extract": DESCRIPTORS),
+ *      against the catalogue's names read the same way ("organic Beet root
+ *      powder" is "Beet Root Extract").
  *
  * The first rule that names any ingredient decides. If it names two, the
  * line is left unidentified and reported with both as suggestions: never
@@ -41,6 +45,8 @@ export interface IdentityIndex {
   byGroup: Map<string, Map<string, string>>;
   /** Normalised ingredient name or synonym → ingredients (two means the name is ambiguous). */
   byName: Map<string, Set<string>>;
+  /** The same names without their descriptors (plainName) → ingredients. */
+  byPlainName: Map<string, Set<string>>;
   names: Map<string, string>;
 }
 
@@ -50,6 +56,20 @@ const UNII = /^[0-9A-Z]{10}$/;
 export function normaliseUnii(value: string | null | undefined): string | null {
   const v = (value ?? '').trim().toUpperCase();
   return UNII.test(v) ? v : null;
+}
+
+/**
+ * Words that say how an ingredient was grown or prepared, never which
+ * ingredient it is: a label prints "organic Maca root powder", "Beet extract",
+ * "Creatine Monohydrate, Micronized" for what the catalogue names "Maca root",
+ * "Beet", "Creatine Monohydrate". Which part of a plant ("root", "leaf") and
+ * which salt ("HCl", "citrate") can change what a line is, so they stay.
+ */
+const DESCRIPTORS = new Set(['organic', 'certified', 'natural', 'micronized', 'micronised', 'instantized', 'powder', 'powdered', 'extract']);
+
+/** A normalised name without its descriptors ('' when nothing else is left). */
+export function plainName(normalized: string): string {
+  return normalized.split(' ').filter((w) => !DESCRIPTORS.has(w)).join(' ');
 }
 
 /** The printed name without its parenthesised parts ("Caffeine (from Green Tea)" → "Caffeine"). */
@@ -63,15 +83,18 @@ export function bareName(name: string): string {
 }
 
 export function emptyIndex(): IdentityIndex {
-  return { byUnii: new Map(), byGroup: new Map(), byName: new Map(), names: new Map() };
+  return { byUnii: new Map(), byGroup: new Map(), byName: new Map(), byPlainName: new Map(), names: new Map() };
 }
 
 export function addName(index: IdentityIndex, name: string, ingredientId: string): void {
   const norm = normalizeName(name);
   if (!norm) return;
-  const set = index.byName.get(norm) ?? new Set<string>();
-  set.add(ingredientId);
-  index.byName.set(norm, set);
+  for (const [map, key] of [[index.byName, norm], [index.byPlainName, plainName(norm)]] as const) {
+    if (!key) continue;
+    const set = map.get(key) ?? new Set<string>();
+    set.add(ingredientId);
+    map.set(key, set);
+  }
 }
 
 export function addGroup(index: IdentityIndex, group: string, form: string | null | undefined, ingredientId: string): void {
@@ -116,8 +139,9 @@ export function identify(line: DeclaredIdentifiers, index: IdentityIndex): Ident
     const whole = claims.get('');
     if (whole) return { ingredient_id: whole, identified_by: 'group', ambiguous: [] };
   }
-  for (const name of [line.declared_name, bareName(line.declared_name)]) {
-    const ids = index.byName.get(normalizeName(name));
+  const printed = [line.declared_name, bareName(line.declared_name)].map(normalizeName);
+  const held = [...printed.map((n) => index.byName.get(n)), ...printed.map((n) => index.byPlainName.get(plainName(n)))];
+  for (const ids of held) {
     const byName = ids ? decided(ids, 'name') : null;
     if (byName) return byName;
   }

@@ -56,7 +56,7 @@ export {
 } from './context';
 export { referenceDomains, referenceDomainOf, referenceUrl, type ReferenceDomain } from './references';
 export { ingredientCatalogue, type CatalogueEntry } from './ingredient-catalogue';
-export { identify, indexOfCatalogue, normaliseUnii, bareName, suggestionsFor, type DeclaredIdentifiers, type Identity, type IdentityBasis, type IdentityIndex, type Suggestion } from './identity-rules';
+export { identify, indexOfCatalogue, normaliseUnii, bareName, plainName, suggestionsFor, type DeclaredIdentifiers, type Identity, type IdentityBasis, type IdentityIndex, type Suggestion } from './identity-rules';
 export {
   loadIdentityIndex,
   identityStamp,

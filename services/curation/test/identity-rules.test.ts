@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeName } from '@evidence-record/record-store';
-import { bareName, identify, indexOfCatalogue, ingredientCatalogue, normaliseUnii, suggestionsFor, type CatalogueEntry } from '@evidence-record/curation';
+import { bareName, identify, indexOfCatalogue, ingredientCatalogue, normaliseUnii, plainName, suggestionsFor, type CatalogueEntry } from '@evidence-record/curation';
 
 /** The identity rules (decision 1500) on a small catalogue composed for the test, and on the catalogue the Record ships. */
 const composed: CatalogueEntry[] = [
@@ -41,6 +41,31 @@ describe('identity rules', () => {
     expect(suggestionsFor({ declared_name: 'Unknown', ingredient_group: 'Nothing' }, index)).toEqual([]);
   });
 
+  it('reads a name without the words that say how it was grown or prepared, after the name as printed, against names read the same way', () => {
+    const grown = indexOfCatalogue([
+      { ingredient_id: 'ing_beet', name: 'Beet Root Extract', kind: 'botanical', synonyms: ['Beet'] },
+      { ingredient_id: 'ing_beet_greens', name: 'Beet Greens Powder', kind: 'botanical' },
+      { ingredient_id: 'ing_mango', name: 'Mango', kind: 'botanical' },
+      { ingredient_id: 'ing_x', name: 'Maca Powder', kind: 'botanical' },
+      { ingredient_id: 'ing_y', name: 'Maca Extract', kind: 'botanical' },
+    ]);
+    expect(plainName('certified organic beet root powder')).toBe('beet root');
+    expect(plainName('organic powder')).toBe('');
+    for (const printed of ['organic Beet root powder', 'Beet Root, Micronized', 'certified organic Beet', 'Beet (Beta vulgaris) root extract', 'natural Beet Root Powdered']) {
+      expect(identify({ declared_name: printed }, grown), printed).toEqual({ ingredient_id: 'ing_beet', identified_by: 'name', ambiguous: [] });
+    }
+    // The part of the plant stays: greens are not root.
+    expect(identify({ declared_name: 'organic Beet Greens' }, grown).ingredient_id).toBe('ing_beet_greens');
+    // A flavor is not the fruit: "flavor" is not a descriptor.
+    expect(identify({ declared_name: 'natural Mango flavor' }, grown).ingredient_id).toBeNull();
+    // Nothing but descriptors names nothing.
+    expect(identify({ declared_name: 'Organic Extract' }, grown).ingredient_id).toBeNull();
+    // A name printed exactly as one ingredient's is that ingredient, before any descriptor is dropped.
+    expect(identify({ declared_name: 'Maca Powder' }, grown)).toEqual({ ingredient_id: 'ing_x', identified_by: 'name', ambiguous: [] });
+    // Two ingredients that differ only by a descriptor: a name that could be either is left unidentified, never guessed.
+    expect(identify({ declared_name: 'organic Maca' }, grown)).toEqual({ ingredient_id: null, identified_by: null, ambiguous: ['ing_x', 'ing_y'] });
+  });
+
   it('strips nested parentheses from a name', () => {
     expect(bareName('Caffeine (from Coffee (Coffea arabica) Bean)').trim()).toBe('Caffeine');
   });
@@ -61,6 +86,21 @@ describe('the catalogue the Record ships', () => {
       for (const n of [e.name, ...(e.synonyms ?? [])]) claim(`name:${normalizeName(n)}`, e.ingredient_id);
       for (const u of e.uniis ?? []) claim(`unii:${u.unii}`, e.ingredient_id);
       for (const g of e.groups ?? []) claim(`group:${normalizeName(g.group)}:${normalizeName(g.form ?? '')}`, e.ingredient_id);
+    }
+  });
+
+  it('has no two ingredients whose names differ only by descriptors, so the descriptor rule never leaves a name ambiguous', () => {
+    const owner = new Map<string, string>();
+    for (const e of ingredientCatalogue) {
+      for (const n of [e.name, ...(e.synonyms ?? [])]) {
+        const plain = plainName(normalizeName(n));
+        if (!plain) continue;
+        const prior = owner.get(plain);
+        expect(prior === undefined || prior === e.ingredient_id, `${n} (${plain}): ${prior} and ${e.ingredient_id}`).toBe(true);
+        owner.set(plain, e.ingredient_id);
+      }
+      // And no name of its own is only descriptors.
+      expect(plainName(normalizeName(e.name)), e.name).not.toBe('');
     }
   });
 
