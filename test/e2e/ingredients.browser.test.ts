@@ -61,7 +61,7 @@ beforeAll(async () => {
             ingredients: [
               { declared_name: 'Beta-Alanine', amount: 3.2, unit: 'g' },
               { declared_name: 'Guayusa Caffeine', amount: 150, unit: 'mg' },
-              { declared_name: 'Mucuna Extract', amount: 100, unit: 'mg' },
+              { declared_name: 'Maral Root Extract', amount: 100, unit: 'mg' },
             ],
           },
           prices: [],
@@ -88,7 +88,7 @@ describe('ingredient identity in the console', () => {
     expect(before.facts.map((f) => [f.value.declared_name, f.value.ingredient_id])).toEqual([
       ['Beta-Alanine', 'ing_beta_alanine'],
       ['Guayusa Caffeine', null],
-      ['Mucuna Extract', null],
+      ['Maral Root Extract', null],
     ]);
     await page.goto(`${consoleUrl}/login`);
     await page.fill('input[name=credential]', credential);
@@ -122,20 +122,20 @@ describe('ingredient identity in the console', () => {
 
   it('adds a name as a new ingredient in one step, and refuses a name that already identifies another ingredient', async () => {
     const before = await declared();
-    const row = page.locator('tr[data-name="Mucuna Extract"]');
-    await row.locator('input[name=name]').fill('Mucuna pruriens');
+    const row = page.locator('tr[data-name="Maral Root Extract"]');
+    await row.locator('input[name=name]').fill('Maral Root');
     await row.locator('select[name=kind]').selectOption('botanical');
     await row.locator('form[action="/ingredients/add"] button').click();
-    await expect(page.locator('.flash.ok').textContent()).resolves.toMatch(/Added Mucuna pruriens \(ing_mucuna_pruriens\): 1 line\(s\) identified/);
+    await expect(page.locator('.flash.ok').textContent()).resolves.toMatch(/Added Maral Root \(ing_maral_root\): 1 line\(s\) identified/);
     const after = await declared();
     expect(after.record_version > before.record_version).toBe(true);
-    expect(after.facts.map((f) => f.value.ingredient_id)).toEqual(['ing_beta_alanine', 'ing_caffeine', 'ing_mucuna_pruriens']);
+    expect(after.facts.map((f) => f.value.ingredient_id)).toEqual(['ing_beta_alanine', 'ing_caffeine', 'ing_maral_root']);
     await expect(page.locator('main').textContent()).resolves.toMatch(/Every declared line is identified/);
 
     // The CLI lists nothing left for this product; an ingredient named as an existing one is refused with the documented code.
     const left = (await stack.admin('ingredient', 'list', '--unidentified')).names as Array<{ products: string[] }>;
     expect(left.some((n) => n.products.includes(productId))).toBe(false);
     // Exit 1 with the refusal as one JSON object (no stack trace).
-    await expect(stack.admin('ingredient', 'add', '--name', 'Mucuna Extract')).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/^\{"error":"identity_conflict","message":"refused, it would identify a name as two ingredients: \\"Mucuna Extract\\" already names ing_mucuna_pruriens/), stderr: '' });
+    await expect(stack.admin('ingredient', 'add', '--name', 'Maral Root Extract')).rejects.toMatchObject({ code: 1, stdout: expect.stringMatching(/^\{"error":"identity_conflict","message":"refused, it would identify a name as two ingredients: \\"Maral Root Extract\\" already names ing_maral_root/), stderr: '' });
   }, 60_000);
 });
