@@ -191,6 +191,10 @@ describe('ingredient identity curation', () => {
     await refused(['ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--group', 'caffeine'], 'identity_conflict');
     await refused(['ingredient', 'add', '--name', 'CAFFEINE'], 'identity_conflict');
     await refused(['ingredient', 'add', '--name', 'Maral Root Extract'], 'identity_conflict');
+    // Read without its descriptors a name can name another ingredient too: "organic Beet powder" is Beetroot's "Beet".
+    await refused(['ingredient', 'alias', '--ingredient', 'ing_maral_root_rhaponticum_carthamoides', '--name', 'organic Beet powder'], 'identity_conflict');
+    await refused(['ingredient', 'add', '--name', 'Beet Extract'], 'identity_conflict');
+    await expect(admin('ingredient', 'add', '--name', 'Beet Extract')).rejects.toThrow(/"Beet Extract" reads, without words such as "organic" or "powder", as "beet", which already names ing_beetroot_extract/);
     await refused(['ingredient', 'add', '--name', 'Placeholder Test', '--unii', '0'], 'invalid_input');
     await refused(['ingredient', 'add', '--name', '!!!'], 'invalid_input');
     await refused(['ingredient', 'add', '--name', 'Kind Test', '--kind', 'Not A Kind'], 'invalid_input');

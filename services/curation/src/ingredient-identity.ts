@@ -3,7 +3,7 @@ import { normalizeName } from '@evidence-record/record-store';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { CurationRefused, NotFound } from './errors';
 import { ingredientCatalogue, type CatalogueEntry } from './ingredient-catalogue';
-import { addGroup, addName, emptyIndex, identify, normaliseUnii, suggestionsFor, type IdentityIndex, type Suggestion } from './identity-rules';
+import { addGroup, addName, emptyIndex, identify, normaliseUnii, plainName, suggestionsFor, type IdentityIndex, type Suggestion } from './identity-rules';
 
 /**
  * Ingredient identity in the Record (decision 1500): the catalogue's
@@ -110,7 +110,7 @@ export async function applyCatalogueIn(client: PoolClient, entries: readonly Cat
   const groups: Array<[string, string, string | null, string, string]> = [];
   for (const e of entries) {
     if (!index.names.has(e.ingredient_id)) {
-      const taken = [...(index.byName.get(normalizeName(e.name)) ?? [])].filter((id) => id !== e.ingredient_id);
+      const taken = otherHolders(index, e.ingredient_id, normalizeName(e.name)).others;
       if (taken.length > 0) {
         out.conflicts.push(`${e.ingredient_id}: its name "${e.name}" already names ${taken.join(', ')}`);
         continue;
@@ -123,9 +123,8 @@ export async function applyCatalogueIn(client: PoolClient, entries: readonly Cat
       const norm = normalizeName(n);
       if (!norm || seen.has(norm)) continue;
       seen.add(norm);
-      const holders = index.byName.get(norm) ?? new Set<string>();
-      const others = [...holders].filter((id) => id !== e.ingredient_id);
-      if (others.length > 0) out.conflicts.push(`${e.ingredient_id}: "${n}" already names ${others.join(', ')}`);
+      const { others, plain } = otherHolders(index, e.ingredient_id, norm);
+      if (others.length > 0) out.conflicts.push(`${e.ingredient_id}: "${n}"${plain === null ? '' : ` (read as "${plain}")`} already names ${others.join(', ')}`);
       else if (!held.has(`${norm} ${e.ingredient_id}`)) {
         names.push([n, norm, e.ingredient_id]);
         held.add(`${norm} ${e.ingredient_id}`);
@@ -228,13 +227,27 @@ export type IdentityChange = Omit<IngredientListed, 'lines'> & {
   record_version: string | null;
 };
 
+/**
+ * The ingredients other than `target` a name already names: as printed, or read without its descriptors (decision
+ * 1500's name rule), where a second ingredient would leave every line printed that way ambiguous.
+ */
+function otherHolders(index: IdentityIndex, target: string, norm: string): { others: string[]; plain: string | null } {
+  const exact = [...(index.byName.get(norm) ?? [])].filter((id) => id !== target);
+  if (exact.length) return { others: exact, plain: null };
+  const plain = plainName(norm);
+  return { others: plain ? [...(index.byPlainName.get(plain) ?? [])].filter((id) => id !== target) : [], plain };
+}
+
+const heldBy = (index: IdentityIndex, ids: string[]) => ids.map((id) => `${id} (${index.names.get(id) ?? id})`).join(', ');
+
 /** Refuses an identifier that already identifies another ingredient: a name would be identified as two. */
 function claim(index: IdentityIndex, target: string, what: { names: string[]; uniis: string[]; groups: string[] }) {
   const conflicts: string[] = [];
   const names = [...new Map(what.names.map((n) => [normalizeName(n), n])).entries()];
   for (const [norm, n] of names) {
-    const others = [...(index.byName.get(norm) ?? [])].filter((id) => id !== target);
-    if (others.length) conflicts.push(`"${n}" already names ${others.map((id) => `${id} (${index.names.get(id) ?? id})`).join(', ')}`);
+    const { others, plain } = otherHolders(index, target, norm);
+    if (others.length && plain === null) conflicts.push(`"${n}" already names ${heldBy(index, others)}`);
+    else if (others.length) conflicts.push(`"${n}" reads, without words such as "organic" or "powder", as "${plain}", which already names ${heldBy(index, others)}`);
   }
   for (const u of what.uniis) {
     const holder = index.byUnii.get(u);
