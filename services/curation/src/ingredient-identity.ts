@@ -87,6 +87,17 @@ export async function reidentifyLines(client: PoolClient, index?: IdentityIndex)
 // The catalogue: applied by migrate and by the demo seed; it only adds.
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * The ingredients other than `target` a name already names: as printed, or read without its descriptors (decision
+ * 1500's name rule), where a second ingredient would leave every line printed that way ambiguous.
+ */
+function otherHolders(index: IdentityIndex, target: string, norm: string): { others: string[]; plain: string | null } {
+  const exact = [...(index.byName.get(norm) ?? [])].filter((id) => id !== target);
+  if (exact.length) return { others: exact, plain: null };
+  const plain = plainName(norm);
+  return { others: plain ? [...(index.byPlainName.get(plain) ?? [])].filter((id) => id !== target) : [], plain };
+}
+
 export interface CatalogueApplied {
   ingredients_added: number;
   names_added: number;
@@ -226,17 +237,6 @@ export type IdentityChange = Omit<IngredientListed, 'lines'> & {
   lines_reidentified: number;
   record_version: string | null;
 };
-
-/**
- * The ingredients other than `target` a name already names: as printed, or read without its descriptors (decision
- * 1500's name rule), where a second ingredient would leave every line printed that way ambiguous.
- */
-function otherHolders(index: IdentityIndex, target: string, norm: string): { others: string[]; plain: string | null } {
-  const exact = [...(index.byName.get(norm) ?? [])].filter((id) => id !== target);
-  if (exact.length) return { others: exact, plain: null };
-  const plain = plainName(norm);
-  return { others: plain ? [...(index.byPlainName.get(plain) ?? [])].filter((id) => id !== target) : [], plain };
-}
 
 const heldBy = (index: IdentityIndex, ids: string[]) => ids.map((id) => `${id} (${index.names.get(id) ?? id})`).join(', ');
 
