@@ -130,7 +130,8 @@ export const ingredientCatalogue: CatalogueEntry[] = [
   { ingredient_id: 'ing_creatine_gluconate', name: 'Creatine Gluconate', kind: 'amino_acid_derivative' },
   { ingredient_id: 'ing_creatine_taurinate', name: 'Creatine Taurinate', kind: 'amino_acid_derivative' },
   { ingredient_id: 'ing_magnesium_creatine_chelate', name: 'Magnesium Creatine Chelate', kind: 'amino_acid_derivative', synonyms: ['MagnaPower', 'Creatine Magnesium Chelate', 'Creatine MagnaPOWER'] },
-  { ingredient_id: 'ing_betaine_anhydrous', name: 'Betaine Anhydrous', kind: 'amino_acid_derivative', synonyms: ['Betaine', 'Trimethylglycine', 'TMG', 'BetaPower'],
+  // BetaPure: DSLD files it under its "Betaine Anhydrous" group (real label 295773).
+  { ingredient_id: 'ing_betaine_anhydrous', name: 'Betaine Anhydrous', kind: 'amino_acid_derivative', synonyms: ['Betaine', 'Trimethylglycine', 'TMG', 'BetaPower', 'BetaPure'],
     uniis: [u('3SCV180C9W', gsrs('iqm', 'tmg_betaine', 'BETAINE'))], groups: [{ group: 'Betaine Anhydrous' }] },
   { ingredient_id: 'ing_l_theanine', name: 'L-Theanine', kind: 'amino_acid', synonyms: ['Theanine'],
     uniis: [u('8021PR16QO', gsrs('botanical', 'l_theanine', 'THEANINE'))], groups: [{ group: 'Theanine' }] },

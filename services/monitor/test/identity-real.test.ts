@@ -19,9 +19,12 @@ const fixtures = new URL('./fixtures/', import.meta.url);
 /**
  * The complete real pre-workout labels gathered for this measure (all in fixtures/dsld-real, each with its
  * provenance): GNC Beyond Raw Ravage (two flavors), Precision EAA Elevated and LIT AF; Nutricost Performance Intra
- * (311733, which declares citrulline, beta-alanine, betaine, taurine, tyrosine and caffeine, each with its amount).
+ * (311733, which declares citrulline, beta-alanine, betaine, taurine, tyrosine and caffeine, each with its amount);
+ * Transparent Labs Bulk (295773), gathered last, after the catalogue had been grown from the study below: 20 of its
+ * 22 lines were identified as it stood, and the two left (a sweetener, "Stevia extract", and a flow agent, "Silicon
+ * Dioxide") are not ingredients the catalogue holds.
  */
-const PRE_WORKOUT_LABELS = ['1179', '2219', '219819', '219842', '311733'];
+const PRE_WORKOUT_LABELS = ['1179', '2219', '219819', '219842', '311733', '295773'];
 /**
  * Real labels next to pre-workouts on the shelf, measured as a set of their own: BCAA powders, capsules and a
  * liquid (Nutricost, Nutricost Performance, Doctor's Best, GNC Pro Performance).
@@ -100,7 +103,7 @@ export const HELD_BACK_STUDY = { labels: 394, rows: 4795, identified_before: 367
  * filed as ingredients ("Energy", "Intense Vaso Complex"), and a few plants or compounds without an entry yet.
  */
 const STUDY_UNIDENTIFIED = [
-  'Activated Charcoal', 'Arginine Carglumate', 'Arginine Silicate', 'Berry Flavor', 'BetaPure', 'Betain Anhydrous', 'Citric Acid', 'CocOganic Plus', 'Coconut powder',
+  'Activated Charcoal', 'Arginine Carglumate', 'Arginine Silicate', 'Berry Flavor', 'Betain Anhydrous', 'Citric Acid', 'CocOganic Plus', 'Coconut powder',
   'DN1000', 'Di-Creatine', 'Eliminate Distractions Focus Duo:', 'Energy', 'Hawthorne', 'Inavea Pure Acacia', 'Intense Vaso Complex', 'Lemon Flavor',
   'MagicLION', 'Methyliberine', 'Micronized alpha-Ketogluarate', 'Muscle Building Creatine Blend', 'NO3-T', 'Natural flavoring', 'Oleuropein Aglycone',
   'Pikatropin', 'ProGBB', 'Rauvolfia canescens', 'SantEnergy Nu', 'Tapioca Starch', 'TeaCor', 'ThermoDiamine', 'Thinkamine', 'VegiSurge', 'VitaShure',
@@ -111,9 +114,9 @@ const STUDY_UNIDENTIFIED = [
 describe('ingredient identity on real pre-workout labels', () => {
   it('identifies at least 95 % of the ingredient rows of the real DSLD pre-workout labels, and says which are left', () => {
     const m = measure(labelLines);
-    expect(m.rows).toBe(109);
+    expect(m.rows).toBe(131);
     expect(m.share).toBeGreaterThanOrEqual(0.95);
-    expect(m.unidentified).toEqual([]);
+    expect(m.unidentified).toEqual(['Stevia extract', 'Silicon Dioxide']);
   });
 
   it('identifies the rows of the real sports labels beside them (BCAA powders, capsules, a liquid), and says which are left', () => {
@@ -156,7 +159,7 @@ describe('ingredient identity on real pre-workout labels', () => {
 
   it('identifies every caffeine row as caffeine: the rows DSLD files under "Caffeine", and every caffeine form the export prints', () => {
     const caffeineRows = [...labelLines, ...sportsLines].filter((l) => (l.ingredient_group ?? '').toLowerCase() === 'caffeine');
-    expect(caffeineRows.map((l) => l.declared_name).sort()).toEqual(['Anhydrous Caffeine', 'Caffeine Anhydrous', 'Caffeine Anhydrous', 'Caffeine, Natural', 'ZumXR Caffeine', 'ZumXR Caffeine']);
+    expect(caffeineRows.map((l) => l.declared_name).sort()).toEqual(['Anhydrous Caffeine', 'Caffeine Anhydrous', 'Caffeine Anhydrous', 'Caffeine, Natural', 'PurCaf', 'ZumXR Caffeine', 'ZumXR Caffeine']);
     // Rows without a UNII are caffeine by DSLD's group; "Caffeine, Natural" (311733) carries caffeine's UNII and is caffeine by it.
     for (const l of caffeineRows) expect(identify(l, index), l.declared_name).toMatchObject({ ingredient_id: 'ing_caffeine', identified_by: l.unii ? 'unii' : 'group' });
     expect(caffeineRows.find((l) => l.declared_name === 'Caffeine, Natural')).toMatchObject({ unii: '3G6A5W338E' });
