@@ -65,7 +65,7 @@ export function normaliseUnii(value: string | null | undefined): string | null {
  * "Beet", "Creatine Monohydrate". Which part of a plant ("root", "leaf") and
  * which salt ("HCl", "citrate") can change what a line is, so they stay.
  */
-const DESCRIPTORS = new Set(['organic', 'certified', 'natural', 'micronized', 'micronised', 'instantized', 'powder', 'powdered', 'extract']);
+const DESCRIPTORS = new Set(['organic', 'certified', 'natural', 'micronized', 'micronised', 'instantized', 'powder', 'powdered', 'extract', 'dry', 'dried', 'standardized', 'standardised']);
 
 /** A normalised name without its descriptors ('' when nothing else is left). */
 export function plainName(normalized: string): string {

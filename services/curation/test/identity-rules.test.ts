@@ -51,7 +51,7 @@ describe('identity rules', () => {
     ]);
     expect(plainName('certified organic beet root powder')).toBe('beet root');
     expect(plainName('organic powder')).toBe('');
-    for (const printed of ['organic Beet root powder', 'Beet Root, Micronized', 'certified organic Beet', 'Beet (Beta vulgaris) root extract', 'natural Beet Root Powdered']) {
+    for (const printed of ['organic Beet root powder', 'Beet Root, Micronized', 'certified organic Beet', 'Beet (Beta vulgaris) root extract', 'natural Beet Root Powdered', 'Beet Root Extract, Dry', 'Standardized Beet Root Extract']) {
       expect(identify({ declared_name: printed }, grown), printed).toEqual({ ingredient_id: 'ing_beet', identified_by: 'name', ambiguous: [] });
     }
     // The part of the plant stays: greens are not root.
