@@ -345,7 +345,7 @@ export const ingredientCatalogue: CatalogueEntry[] = [
   // Cordyceps named without its species: C. militaris (above) is one; which one a label means, it does not say.
   { ingredient_id: 'ing_cordyceps', name: 'Cordyceps (species not given)', kind: 'botanical', synonyms: ['Cordyceps', 'Cordyceps Mushroom', 'Caterpillar Mushroom'] },
   { ingredient_id: 'ing_panax_ginseng', name: 'Asian Ginseng (Panax ginseng)', kind: 'botanical',
-    synonyms: ['Panax ginseng', 'Panax ginseng Leaf, Stem', 'Asian Ginseng', 'Asian Ginseng root', 'Chinese Ginseng', 'Korean Ginseng', 'Red Ginseng', 'Korean Red Ginseng'],
+    synonyms: ['Panax ginseng', 'Panax ginseng root', 'Panax ginseng Leaf, Stem', 'Asian Ginseng', 'Asian Ginseng root', 'Chinese Ginseng', 'Korean Ginseng', 'Red Ginseng', 'Korean Red Ginseng'],
     uniis: [u('CUQ3A77YXI', gsrs('botanical', 'ginseng_root_panax', 'ASIAN GINSENG'))] },
   { ingredient_id: 'ing_panax_notoginseng', name: 'Panax notoginseng', kind: 'botanical', synonyms: ['Panax notoginseng root', 'Panax Notoginseng 50:1 root extract', 'Sanchi'] },
   { ingredient_id: 'ing_eleuthero', name: 'Eleuthero (Eleutherococcus senticosus)', kind: 'botanical', synonyms: ['Eleuthero', 'Eleuthero root', 'Eleutherococcus senticosus', 'Siberian Ginseng'] },
