@@ -20,6 +20,14 @@ export interface OfferSpec {
   strikethrough?: boolean;
   currency?: string;
   availability?: string;
+  /**
+   * Lay the prices out as a large supplement retailer's markup does (`../shared/sources.md`): the offer's own
+   * `price` and `priceCurrency` null, both prices in a `priceSpecification` list, the selling price unmarked and
+   * the list price marked StrikethroughPrice. Composed here after that description, not copied from a real page.
+   */
+  specificationList?: boolean;
+  /** An `aggregateRating` in the Product's JSON-LD whose review count changes on every request, as real pages' do. */
+  ratings?: boolean;
 }
 
 export interface Behaviour {
@@ -56,20 +64,20 @@ export interface SourceServer {
 }
 
 export function offerHtml(o: OfferSpec): string {
-  const specs = o.listPrice
-    ? [{ '@type': 'UnitPriceSpecification', priceType: `https://schema.org/${o.strikethrough ? 'StrikethroughPrice' : 'ListPrice'}`, price: o.listPrice.toFixed(2), priceCurrency: o.currency ?? 'USD' }]
-    : undefined;
+  const currency = o.currency ?? 'USD';
+  const listSpec = o.listPrice
+    ? { '@type': 'UnitPriceSpecification', priceType: `https://schema.org/${o.strikethrough || o.specificationList ? 'StrikethroughPrice' : 'ListPrice'}`, price: o.listPrice.toFixed(2), priceCurrency: currency }
+    : null;
+  const availability = `https://schema.org/${o.availability ?? 'InStock'}`;
+  const offer = o.specificationList
+    ? { '@type': 'Offer', price: null, priceCurrency: null, availability, priceSpecification: [{ '@type': 'UnitPriceSpecification', price: o.price.toFixed(2), priceCurrency: currency }, ...(listSpec ? [listSpec] : [])] }
+    : { '@type': 'Offer', price: o.price.toFixed(2), priceCurrency: currency, availability, ...(listSpec ? { priceSpecification: [listSpec] } : {}) };
   const jsonld = {
     '@context': 'https://schema.org',
     '@type': 'Product',
     name: o.name,
-    offers: {
-      '@type': 'Offer',
-      price: o.price.toFixed(2),
-      priceCurrency: o.currency ?? 'USD',
-      availability: `https://schema.org/${o.availability ?? 'InStock'}`,
-      ...(specs ? { priceSpecification: specs } : {}),
-    },
+    ...(o.ratings ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: (4 + Math.random()).toFixed(1), reviewCount: 100 + Math.floor(Math.random() * 1000) } } : {}),
+    offers: offer,
   };
   // Reviews and a stock counter change on every request: pages change for reasons that are not price changes.
   return `<!doctype html><html><head><title>${o.name}</title>

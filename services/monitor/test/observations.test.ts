@@ -86,6 +86,40 @@ describe('a re-reading of an unchanged offer page', () => {
     await deps.close();
   });
 
+  it('keeps one evidence for a retailer page whose JSON-LD changes only in its reviews, and reads its prices from a priceSpecification list', async () => {
+    const p = await product(pool, 'Ratings Flow');
+    // The markup `../shared/sources.md` describes (composed, not copied): offer price and currency null, both prices in a list, reviews in the JSON-LD.
+    src.offers.set('shelfwise/ratings-flow', { name: 'Ratings Flow', price: 39.99, listPrice: 49.99, specificationList: true, ratings: true });
+    const { source_id } = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'ratings-flow'), retailer: 'Shelfwise' }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+
+    // The page's JSON-LD itself differs between two visits (its review count), so the test would see a second evidence if reviews were kept.
+    const jsonld = async () => (await (await fetch(src.offerUrl('shelfwise', 'ratings-flow'))).text()).match(/<script type="application\/ld\+json">(.*?)<\/script>/)![1];
+    const visits = new Set<string>();
+    for (let i = 0; i < 5; i++) visits.add((await jsonld())!);
+    expect(visits.size).toBeGreaterThan(1);
+
+    day('2026-06-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 2 });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 0 });
+    day('2026-06-10');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 2, candidates_opened: 0 });
+    await deps.close();
+
+    const kept = (await pool.query<{ sha: string; content: Buffer }>('SELECT DISTINCT c.evidence_sha256 AS sha, e.content FROM monitoring_checks c JOIN evidence e ON e.sha256 = c.evidence_sha256 WHERE c.source_id = $1', [source_id])).rows;
+    expect(kept).toHaveLength(1);
+    const content = JSON.parse(kept[0]!.content.toString('utf8')) as { url: string; jsonld: Array<Record<string, unknown>> };
+    expect(content.url).toBe(src.offerUrl('shelfwise', 'ratings-flow'));
+    expect(content.jsonld[0]).not.toHaveProperty('aggregateRating');
+    expect(content.jsonld[0]).toMatchObject({ '@type': 'Product', name: 'Ratings Flow', offers: { price: null, priceSpecification: [{ price: '39.99' }, { price: '49.99' }] } });
+    expect(await observations(source_id)).toEqual([
+      { observed_at: '2026-06-03', price_cents: 4999, price_basis: 'list' },
+      { observed_at: '2026-06-03', price_cents: 3999, price_basis: 'promotional' },
+      { observed_at: '2026-06-10', price_cents: 4999, price_basis: 'list' },
+      { observed_at: '2026-06-10', price_cents: 3999, price_basis: 'promotional' },
+    ]);
+  });
+
   it('written twice by an older monitor is listed once by get_serving_economics', async () => {
     const p = await product(pool, 'Twice Flow');
     src.offers.set('shelfwise/twice-flow', { name: 'Twice Flow', price: 44.99, listPrice: 44.99 });

@@ -107,6 +107,28 @@ describe('offer pages', () => {
     const aggregate = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '24.00', priceCurrency: 'USD' } }));
     expect(aggregate).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 2400, basis: 'unspecified' }] } });
   });
+  // Composed after `../shared/sources.md`'s description of a large supplement retailer's markup (not a copy of a page).
+  it("reads a retailer's markup whose offer price is null and whose prices sit in a priceSpecification list, and a bare price beside an empty list", () => {
+    const listed = parseOfferPage(
+      page({
+        '@type': 'Product',
+        aggregateRating: { '@type': 'AggregateRating', ratingValue: '4.6', reviewCount: 812 },
+        offers: {
+          '@type': 'Offer',
+          price: null,
+          priceCurrency: null,
+          availability: 'https://schema.org/InStock',
+          priceSpecification: [
+            { '@type': 'UnitPriceSpecification', price: '39.99', priceCurrency: 'USD' },
+            { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '49.99', priceCurrency: 'USD' },
+          ],
+        },
+      }),
+    );
+    expect(listed).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4999, basis: 'list' }, { price_cents: 3999, basis: 'promotional' }], availability: 'InStock' } });
+    const bare = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [] } }));
+    expect(bare).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }] } });
+  });
   it('is empty without JSON-LD, without a Product offer, or in another currency', () => {
     expect(parseOfferPage('<html><body>$39.99</body></html>')).toMatchObject({ ok: false, outcome: 'empty', reason: 'no JSON-LD on the page' });
     expect(parseOfferPage(page({ '@type': 'Organization', name: 'x' }))).toMatchObject({ ok: false, outcome: 'empty' });

@@ -55,6 +55,22 @@ export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: numb
   return { blocks, malformed };
 }
 
+/** What a product's JSON-LD says about its reviews, which changes on every visit and says nothing about the price. */
+const REVIEW_PROPERTIES = new Set(['aggregateRating', 'review', 'reviews']);
+
+/**
+ * The JSON-LD blocks as kept for evidence (decision 1004): as the page served them, without review counts and
+ * ratings, so that a re-reading whose only change is its reviews keeps no new content. Prices, offers and every
+ * other property stay as served.
+ */
+export function withoutReviews(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutReviews);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) if (!REVIEW_PROPERTIES.has(key)) out[key] = withoutReviews(value);
+  return out;
+}
+
 const asArray = <T>(v: T | T[] | undefined | null): T[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,11 +1,11 @@
 import { listPriceBefore, listPriceMoves, openPriceCandidate, planCapture, type ListPriceBefore } from '@evidence-record/curation';
-import { parseOfferBlocks, parseOfferPage, type OfferReading } from '../offers';
+import { parseOfferBlocks, parseOfferPage, withoutReviews, type OfferReading } from '../offers';
 import type { SourceKind } from './kind';
 
 /**
  * A retailer's offer page (decision 1008): the page's JSON-LD offers as list, promotional or unspecified USD prices.
- * Kept as the JSON-LD blocks and the address that served them, not the whole page (reviews, stock and advertising
- * churn would make every read distinct). Only a list price moving opens a candidate.
+ * Kept as the JSON-LD blocks (without their reviews) and the address that served them, not the whole page (reviews,
+ * stock and advertising churn would make every read distinct). Only a list price moving opens a candidate.
  */
 export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
   name: 'offer_page',
@@ -13,7 +13,7 @@ export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
   requestUrl: (url) => url,
 
   parse: (body) => parseOfferPage(body.toString('utf8')),
-  evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: reading.jsonld })) }),
+  evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: withoutReviews(reading.jsonld) })) }),
   reread(content) {
     const kept = JSON.parse(content.toString('utf8')) as { jsonld: unknown[] };
     return parseOfferBlocks(kept.jsonld);
