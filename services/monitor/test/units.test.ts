@@ -129,6 +129,19 @@ describe('offer pages', () => {
     const bare = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [] } }));
     expect(bare).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }] } });
   });
+  it('does not read a unit price (per kilogram, per serving) as the price of the container', () => {
+    const perKilogram = { '@type': 'UnitPriceSpecification', price: '88.86', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' } };
+    const perServing = { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: '1.67', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitText: 'serving', unitCode: 'XSV' } };
+    const listed = parseOfferPage(
+      page({ '@type': 'Product', offers: { '@type': 'Offer', price: null, priceCurrency: null, priceSpecification: [perKilogram, perServing, { '@type': 'UnitPriceSpecification', price: '39.99', priceCurrency: 'USD' }, { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: '49.99', priceCurrency: 'USD' }] } }),
+    );
+    expect(listed).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4999, basis: 'list' }, { price_cents: 3999, basis: 'promotional' }] } });
+    const sold = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [perKilogram, perServing] } }));
+    expect(sold).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }] } });
+    const perItem = { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: '54.99', priceCurrency: 'USD', referenceQuantity: { value: 1, unitCode: 'C62' } };
+    expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [perItem] } }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 5499, basis: 'list' }, { price_cents: 4499, basis: 'promotional' }] } });
+    expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: null, priceSpecification: [perKilogram] } }))).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
+  });
   it('is empty without JSON-LD, without a Product offer, or in another currency', () => {
     expect(parseOfferPage('<html><body>$39.99</body></html>')).toMatchObject({ ok: false, outcome: 'empty', reason: 'no JSON-LD on the page' });
     expect(parseOfferPage(page({ '@type': 'Organization', name: 'x' }))).toMatchObject({ ok: false, outcome: 'empty' });

@@ -104,6 +104,16 @@ export function centsOf(v: unknown): number | null {
   return Math.round(n * 100);
 }
 
+/**
+ * A unit price (per kilogram, per 100 g, per serving: a `referenceQuantity` other than one item) is not what the
+ * container costs; reading it as the offer's price would misstate the price per serving.
+ */
+function perQuantity(spec: Obj): boolean {
+  const q = spec.referenceQuantity;
+  if (!isObj(q)) return false;
+  return !(Number(q.value ?? 1) === 1 && (q.unitCode === undefined || q.unitCode === 'C62'));
+}
+
 const priceTypeOf = (spec: Obj) => String(spec.priceType ?? '').replace(/^https?:\/\/schema\.org\//, '');
 
 export function parseOfferPage(html: string): OfferParse {
@@ -118,7 +128,7 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0): OfferParse {
   if (offers.length === 0) return { ok: false, outcome: 'empty', reason: 'no schema.org Product offer on the page' };
   // The first offer that states a price: a page for one product size.
   for (const offer of offers) {
-    const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter(isObj);
+    const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter((s): s is Obj => isObj(s) && !perQuantity(s));
     const currency = String(offer.priceCurrency ?? specs.find((s) => s.priceCurrency)?.priceCurrency ?? '').toUpperCase();
     const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price);
     const listSpec = specs.find((s) => ['ListPrice', 'StrikethroughPrice'].includes(priceTypeOf(s)));
