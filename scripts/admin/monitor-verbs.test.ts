@@ -56,7 +56,11 @@ describe('monitor verbs', () => {
 
     src.labels.set(4242, dsldLabel({ id: 4242, brand: 'Harrier Labs', name: 'Crosswind Pre', caffeineMg: 175 }));
     const source = await admin('source', 'add', '--product', productId, '--kind', 'dsld_label', '--url', `${src.origin}/dsld/v9/label/4242`, '--every', '1d');
-    expect(Object.keys(source).sort()).toEqual(['kind', 'next_check_due', 'product_id', 'source_id', 'url']);
+    expect(Object.keys(source).sort()).toEqual(['kind', 'next_check_due', 'product_id', 'source_id', 'url', 'variant']);
+    expect(source.variant).toBeNull();
+    // A variant names one offer of a retailer's page; a label is read whole.
+    await expect(admin('source', 'add', '--product', productId, '--kind', 'dsld_label', '--url', `${src.origin}/dsld/v9/label/4243`, '--variant', 'PW-60')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/only an offer_page source names a variant/) });
+    await expect(admin('source', 'add', '--product', productId, '--kind', 'offer_page', '--url', `${src.origin}/shop/shelfwise/crosswind`, '--variant', 'two words')).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/variant/) });
     await expect(admin('source', 'add', '--product', productId, '--kind', 'offer_page', '--url', 'http://169.254.169.254/latest/meta-data/')).rejects.toMatchObject({ code: 'refused_address' });
 
     const ran = await admin('monitor', 'run-once');
@@ -67,7 +71,7 @@ describe('monitor verbs', () => {
 
     const listed = (await admin('source', 'list', '--product', productId)).sources as Array<Record<string, unknown>>;
     expect(listed).toEqual([
-      { source_id: source.source_id, kind: 'dsld_label', url: `${src.origin}/dsld/v9/label/4242`, state: 'active', last_checked_at: expect.any(String), last_outcome: 'valid', next_check_due: expect.any(String), consecutive_unreadable: 0 },
+      { source_id: source.source_id, kind: 'dsld_label', url: `${src.origin}/dsld/v9/label/4242`, variant: null, state: 'active', last_checked_at: expect.any(String), last_outcome: 'valid', next_check_due: expect.any(String), consecutive_unreadable: 0 },
     ]);
     expect(await admin('source', 'pause', String(source.source_id))).toMatchObject({ state: 'paused' });
     expect((await pool.query('SELECT depth_class FROM products WHERE product_id = $1', [productId])).rows[0].depth_class).toBe('CAPTURED');

@@ -11,16 +11,16 @@ export const source: Noun = {
   summary: 'add, list, pause and resume the sources the monitor reads (source monitor)',
   verbs: {
     add: {
-      usage: `--product P --kind ${kinds.join('|')} --url URL [--every 7d] [--retailer NAME]`,
+      usage: `--product P --kind ${kinds.join('|')} --url URL [--every 7d] [--retailer NAME] [--variant SKU|GTIN|MPN (offer_page)]`,
       run: async ({ pool, flags, env }) => {
         const kind = required(flags, 'kind');
         if (!kinds.includes(kind)) throw new UsageError(`--kind is ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`);
         const out = await addSource(
           pool,
-          { product_id: required(flags, 'product'), kind: kind as (typeof sourceKinds)[number], url: required(flags, 'url'), every: optional(flags, 'every') ?? '7d', retailer: optional(flags, 'retailer') ?? null },
+          { product_id: required(flags, 'product'), kind: kind as (typeof sourceKinds)[number], url: required(flags, 'url'), every: optional(flags, 'every') ?? '7d', retailer: optional(flags, 'retailer') ?? null, variant: optional(flags, 'variant') ?? null },
           policyOf(monitorSettings(env)),
         );
-        return { source_id: out.source_id, product_id: out.product_id, kind: out.kind, url: out.url, next_check_due: out.next_check_due };
+        return { source_id: out.source_id, product_id: out.product_id, kind: out.kind, url: out.url, variant: out.variant, next_check_due: out.next_check_due };
       },
     },
     list: {

@@ -28,6 +28,11 @@ export interface OfferSpec {
   specificationList?: boolean;
   /** An `aggregateRating` in the Product's JSON-LD whose review count changes on every request, as real pages' do. */
   ratings?: boolean;
+  /**
+   * A page of several variants (sizes, flavours): a schema.org ProductGroup whose `hasVariant` Products each have a
+   * sku and an offer laid out as the page's other options say. `price` and `listPrice` above are then unused.
+   */
+  variants?: Array<{ sku: string; gtin12?: string; price: number; listPrice?: number | null }>;
 }
 
 export interface Behaviour {
@@ -64,25 +69,40 @@ export interface SourceServer {
 }
 
 export function offerHtml(o: OfferSpec): string {
+  const jsonld = o.variants
+    ? {
+        '@context': 'https://schema.org',
+        '@type': 'ProductGroup',
+        name: o.name,
+        productGroupID: o.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        hasVariant: o.variants.map((v) => ({ '@type': 'Product', name: `${o.name} ${v.sku}`, sku: v.sku, ...(v.gtin12 ? { gtin12: v.gtin12 } : {}), offers: offerOf({ ...o, price: v.price, listPrice: v.listPrice ?? null }) })),
+      }
+    : productOf(o);
+  // Reviews and a stock counter change on every request: pages change for reasons that are not price changes.
+  return `<!doctype html><html><head><title>${o.name}</title>
+<script type="application/ld+json">${JSON.stringify(jsonld)}</script></head>
+<body><h1>${o.name}</h1><p class="stock">${Math.floor(Math.random() * 1000)} left</p><div class="reviews">4.${Math.floor(Math.random() * 10)} stars</div></body></html>`;
+}
+
+function offerOf(o: OfferSpec): Record<string, unknown> {
   const currency = o.currency ?? 'USD';
   const listSpec = o.listPrice
     ? { '@type': 'UnitPriceSpecification', priceType: `https://schema.org/${o.strikethrough || o.specificationList ? 'StrikethroughPrice' : 'ListPrice'}`, price: o.listPrice.toFixed(2), priceCurrency: currency }
     : null;
   const availability = `https://schema.org/${o.availability ?? 'InStock'}`;
-  const offer = o.specificationList
+  return o.specificationList
     ? { '@type': 'Offer', price: null, priceCurrency: null, availability, priceSpecification: [{ '@type': 'UnitPriceSpecification', price: o.price.toFixed(2), priceCurrency: currency }, ...(listSpec ? [listSpec] : [])] }
     : { '@type': 'Offer', price: o.price.toFixed(2), priceCurrency: currency, availability, ...(listSpec ? { priceSpecification: [listSpec] } : {}) };
-  const jsonld = {
+}
+
+function productOf(o: OfferSpec): Record<string, unknown> {
+  return {
     '@context': 'https://schema.org',
     '@type': 'Product',
     name: o.name,
     ...(o.ratings ? { aggregateRating: { '@type': 'AggregateRating', ratingValue: (4 + Math.random()).toFixed(1), reviewCount: 100 + Math.floor(Math.random() * 1000) } } : {}),
-    offers: offer,
+    offers: offerOf(o),
   };
-  // Reviews and a stock counter change on every request: pages change for reasons that are not price changes.
-  return `<!doctype html><html><head><title>${o.name}</title>
-<script type="application/ld+json">${JSON.stringify(jsonld)}</script></head>
-<body><h1>${o.name}</h1><p class="stock">${Math.floor(Math.random() * 1000)} left</p><div class="reviews">4.${Math.floor(Math.random() * 10)} stars</div></body></html>`;
 }
 
 export interface SourceServerOptions {

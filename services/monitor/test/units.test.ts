@@ -142,6 +142,32 @@ describe('offer pages', () => {
     expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [perItem] } }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 5499, basis: 'list' }, { price_cents: 4499, basis: 'promotional' }] } });
     expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: null, priceSpecification: [perKilogram] } }))).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
   });
+  // Composed: a ProductGroup of sizes and flavours as schema.org describes one (not a copy of a real page).
+  describe('a page of several variants', () => {
+    const offer = (price: string, list?: string) => ({ '@type': 'Offer', price, priceCurrency: 'USD', ...(list ? { priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: list, priceCurrency: 'USD' } } : {}) });
+    const group = (...variants: Array<Record<string, unknown>>) => page({ '@type': 'ProductGroup', productGroupID: 'pw', hasVariant: variants.map((v) => ({ '@type': 'Product', ...v })) });
+    const sizes = group({ sku: 'PW-30', gtin12: '012345678905', offers: offer('39.99') }, { sku: 'PW-60', offers: offer('59.99', '64.99') });
+
+    it('never guesses between offers at different prices: unreadable, naming the variants', () => {
+      const r = parseOfferPage(sizes);
+      expect(r).toMatchObject({ ok: false, outcome: 'unreadable' });
+      expect(!r.ok && r.reason).toBe('the page offers 2 variants at different prices: PW-30 ($39.99 unspecified); PW-60 ($64.99 list, $59.99 promotional); name the one this source is with --variant');
+    });
+    it('reads the variant a source names, by sku, GTIN (with or without leading zeros) or in another case', () => {
+      expect(parseOfferPage(sizes, 'PW-60')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'list' }, { price_cents: 5999, basis: 'promotional' }] } });
+      expect(parseOfferPage(sizes, 'pw-30')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      expect(parseOfferPage(sizes, '0012345678905')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      expect(parseOfferPage(sizes, 'PW-90')).toEqual({ ok: false, outcome: 'empty', reason: 'no offer on the page is variant PW-90' });
+    });
+    it("reads flavours offered at one price as the page's one price", () => {
+      const flavours = group({ sku: 'PW-30-LEMON', offers: offer('39.99', '44.99') }, { sku: 'PW-30-BERRY', offers: offer('39.99', '44.99') });
+      expect(parseOfferPage(flavours)).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'list' }, { price_cents: 3999, basis: 'promotional' }] } });
+      // A product's offer list of one price per seller is the same rule.
+      const sellers = page({ '@type': 'Product', sku: 'PW-30', offers: [offer('39.99'), offer('41.50')] });
+      expect(parseOfferPage(sellers)).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/^the page offers 2 variants at different prices: PW-30 \(\$39.99 unspecified\); PW-30 \(\$41.50 unspecified\)/) });
+      expect(parseOfferPage(sellers, 'PW-30')).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/variant PW-30 names more than one of them$/) });
+    });
+  });
   it('is empty without JSON-LD, without a Product offer, or in another currency', () => {
     expect(parseOfferPage('<html><body>$39.99</body></html>')).toMatchObject({ ok: false, outcome: 'empty', reason: 'no JSON-LD on the page' });
     expect(parseOfferPage(page({ '@type': 'Organization', name: 'x' }))).toMatchObject({ ok: false, outcome: 'empty' });

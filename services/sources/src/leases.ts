@@ -24,6 +24,8 @@ export interface LeasedSource {
   url: string;
   host: string;
   retailer: string | null;
+  /** The offer an offer_page source reads on a page of several (decision 1008), or null. */
+  variant: string | null;
   cadence_ms: number;
   etag: string | null;
   last_modified: string | null;
@@ -69,7 +71,7 @@ export async function leaseDue(pool: Pool, req: LeaseRequest): Promise<LeasedSou
          SET lease_owner = $1, lease_token = gen_random_uuid(), lease_expires_at = now() + make_interval(secs => $4::double precision / 1000)
         FROM due
        WHERE s.source_id = due.source_id
-      RETURNING s.source_id, s.product_id, s.kind, s.url, s.host, s.retailer,
+      RETURNING s.source_id, s.product_id, s.kind, s.url, s.host, s.retailer, s.variant,
                 (extract(epoch FROM s.cadence) * 1000)::bigint AS cadence_ms,
                 s.etag, s.last_modified, s.last_evidence_sha256, s.consecutive_unreadable, s.last_outcome,
                 s.lease_token, due.retaken`,

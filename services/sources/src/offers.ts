@@ -85,13 +85,39 @@ function products(node: unknown, out: Obj[] = []): Obj[] {
   return out;
 }
 
-function offersOf(product: Obj): Obj[] {
-  const out: Obj[] = [];
+/** What a node calls itself: the identifiers a page gives a product or an offer (a variant is named by one of them). */
+const ID_PROPERTIES = ['sku', 'gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14', 'mpn', 'productID'] as const;
+
+/** An identifier as compared: trimmed, upper case; a GTIN without its leading zeros (a UPC-A is the same GTIN-14 zero-padded). */
+export function variantKey(id: string): string {
+  const v = id.trim().toUpperCase();
+  return /^\d{8,14}$/.test(v) ? v.replace(/^0+(?=\d)/, '') : v;
+}
+
+function idsOf(node: Obj): string[] {
+  const ids: string[] = [];
+  for (const key of ID_PROPERTIES) {
+    const v = node[key];
+    if (typeof v === 'string' && v.trim() !== '') ids.push(v.trim());
+    else if (typeof v === 'number' && Number.isSafeInteger(v)) ids.push(String(v));
+  }
+  return ids;
+}
+
+/** An offer with the identifiers it is known by: its own and its product's. */
+interface NamedOffer {
+  offer: Obj;
+  ids: string[];
+}
+
+function offersOf(product: Obj): NamedOffer[] {
+  const out: NamedOffer[] = [];
+  const productIds = idsOf(product);
   const walk = (o: unknown) => {
     for (const x of asArray(o as Obj | Obj[])) {
       if (!isObj(x)) continue;
       if (typeIs(x, 'AggregateOffer') && x.offers) walk(x.offers);
-      else out.push(x);
+      else out.push({ offer: x, ids: [...idsOf(x), ...productIds] });
     }
   };
   walk(product.offers);
@@ -116,37 +142,65 @@ function perQuantity(spec: Obj): boolean {
 
 const priceTypeOf = (spec: Obj) => String(spec.priceType ?? '').replace(/^https?:\/\/schema\.org\//, '');
 
-export function parseOfferPage(html: string): OfferParse {
+export function parseOfferPage(html: string, variant: string | null = null): OfferParse {
   const { blocks, malformed } = jsonLdBlocks(html);
-  return parseOfferBlocks(blocks, malformed);
+  return parseOfferBlocks(blocks, malformed, variant);
 }
 
-/** The offer in JSON-LD blocks already extracted (a fresh page, or the evidence a 304 stands for). */
-export function parseOfferBlocks(blocks: unknown[], malformed = 0): OfferParse {
+/** How many of a page's variants an ambiguity reason names. */
+const VARIANTS_NAMED = 4;
+
+/**
+ * The offer in JSON-LD blocks already extracted (a fresh page, or the evidence a 304 stands for). A source that
+ * names a variant (`source add --variant`: a sku, GTIN or MPN the page gives the offer or its product) reads that
+ * offer only. A source that names none reads the page's one price: offers that all say the same (flavours of one
+ * size) are one reading; offers at different prices (sizes, a flavour on sale) are never guessed between, and the
+ * check is unreadable with the variants the page names, so the operator can name one.
+ */
+export function parseOfferBlocks(blocks: unknown[], malformed = 0, variant: string | null = null): OfferParse {
   if (blocks.length === 0) return { ok: false, outcome: 'empty', reason: malformed > 0 ? 'the JSON-LD on the page is malformed' : 'no JSON-LD on the page' };
-  const offers = products(blocks).flatMap(offersOf);
+  let offers = products(blocks).flatMap(offersOf);
   if (offers.length === 0) return { ok: false, outcome: 'empty', reason: 'no schema.org Product offer on the page' };
-  // The first offer that states a price: a page for one product size.
-  for (const offer of offers) {
-    const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter((s): s is Obj => isObj(s) && !perQuantity(s));
-    const currency = String(offer.priceCurrency ?? specs.find((s) => s.priceCurrency)?.priceCurrency ?? '').toUpperCase();
-    const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price);
-    const listSpec = specs.find((s) => ['ListPrice', 'StrikethroughPrice'].includes(priceTypeOf(s)));
-    const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
-    const list = listSpec ? centsOf(listSpec.price) : null;
-    if (selling === null && list === null) continue;
-    if (currency !== 'USD') return { ok: false, outcome: 'empty', reason: `the offer is priced in ${currency || 'no stated currency'}, not USD` };
-    const specCurrency = listSpec ? String(listSpec.priceCurrency ?? currency).toUpperCase() : currency;
-    if (specCurrency !== 'USD') return { ok: false, outcome: 'empty', reason: `the list price is in ${specCurrency}, not USD` };
-    const prices: OfferReading['prices'] = [];
-    if (list !== null) {
-      prices.push({ price_cents: list, basis: 'list' });
-      if (selling !== null && selling < list) prices.push({ price_cents: selling, basis: 'promotional' });
-    } else if (selling !== null) {
-      prices.push({ price_cents: saleSpec ? (centsOf(saleSpec.price) ?? selling) : selling, basis: saleSpec ? 'promotional' : 'unspecified' });
-    }
-    const availability = typeof offer.availability === 'string' ? offer.availability.replace(/^https?:\/\/schema\.org\//, '') : null;
-    return { ok: true, reading: { prices, availability, jsonld: blocks } };
+  if (variant !== null) {
+    const wanted = variantKey(variant);
+    offers = offers.filter((o) => o.ids.some((id) => variantKey(id) === wanted));
+    if (offers.length === 0) return { ok: false, outcome: 'empty', reason: `no offer on the page is variant ${variant}` };
   }
-  return { ok: false, outcome: 'empty', reason: 'no offer on the page states a price' };
+  const read: Array<{ named: NamedOffer; parse: OfferParse }> = [];
+  for (const named of offers) {
+    const parse = readOffer(named.offer, blocks);
+    if (parse) read.push({ named, parse });
+  }
+  const first = read[0];
+  if (!first) return { ok: false, outcome: 'empty', reason: variant === null ? 'no offer on the page states a price' : `variant ${variant} states no price` };
+  const said = (p: OfferParse) => (p.ok ? JSON.stringify(p.reading.prices) : `${p.outcome}: ${p.reason}`);
+  const differ = read.filter((r) => said(r.parse) !== said(first.parse));
+  if (differ.length === 0) return first.parse;
+  const named = read.slice(0, VARIANTS_NAMED).map((r) => `${r.named.ids[0] ?? 'unnamed'} (${r.parse.ok ? r.parse.reading.prices.map((p) => `$${(p.price_cents / 100).toFixed(2)} ${p.basis}`).join(', ') : r.parse.reason})`);
+  const more = read.length > VARIANTS_NAMED ? `, and ${read.length - VARIANTS_NAMED} more` : '';
+  const which = variant === null ? 'name the one this source is with --variant' : `variant ${variant} names more than one of them`;
+  return { ok: false, outcome: 'unreadable', reason: `the page offers ${read.length} variants at different prices: ${named.join('; ')}${more}; ${which}`.slice(0, 300) };
+}
+
+/** One offer's prices, or why it cannot be read; null when it states no price at all. */
+function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
+  const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter((s): s is Obj => isObj(s) && !perQuantity(s));
+  const currency = String(offer.priceCurrency ?? specs.find((s) => s.priceCurrency)?.priceCurrency ?? '').toUpperCase();
+  const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price);
+  const listSpec = specs.find((s) => ['ListPrice', 'StrikethroughPrice'].includes(priceTypeOf(s)));
+  const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
+  const list = listSpec ? centsOf(listSpec.price) : null;
+  if (selling === null && list === null) return null;
+  if (currency !== 'USD') return { ok: false, outcome: 'empty', reason: `the offer is priced in ${currency || 'no stated currency'}, not USD` };
+  const specCurrency = listSpec ? String(listSpec.priceCurrency ?? currency).toUpperCase() : currency;
+  if (specCurrency !== 'USD') return { ok: false, outcome: 'empty', reason: `the list price is in ${specCurrency}, not USD` };
+  const prices: OfferReading['prices'] = [];
+  if (list !== null) {
+    prices.push({ price_cents: list, basis: 'list' });
+    if (selling !== null && selling < list) prices.push({ price_cents: selling, basis: 'promotional' });
+  } else if (selling !== null) {
+    prices.push({ price_cents: saleSpec ? (centsOf(saleSpec.price) ?? selling) : selling, basis: saleSpec ? 'promotional' : 'unspecified' });
+  }
+  const availability = typeof offer.availability === 'string' ? offer.availability.replace(/^https?:\/\/schema\.org\//, '') : null;
+  return { ok: true, reading: { prices, availability, jsonld: blocks } };
 }

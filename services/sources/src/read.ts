@@ -58,7 +58,7 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
     // Not modified: a valid check of the content last read.
     const kept = src.last_evidence_sha256 ? await loadEvidence(deps.pool, src.last_evidence_sha256) : null;
     if (!kept) return { outcome: 'valid', reason: 'not modified (no kept evidence to re-read)', status, evidence: null, parsed: null, validators: null, retryAfterMs: null };
-    const again = reread(kept);
+    const again = reread(kept, src);
     if (!again.ok) return { outcome: again.outcome, reason: again.reason, status, evidence: kept, retryAfterMs: null } as Reading;
     return { outcome: 'valid', reason: 'not modified', status, evidence: kept, parsed: again.parsed, validators: null, retryAfterMs: null };
   }
@@ -72,7 +72,7 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
   if (status < 200 || status >= 300) return { outcome: 'unreadable', reason: `HTTP ${status}`, status, retryAfterMs: null };
 
   const validators = { etag: res.headers['etag'] ?? null, lastModified: res.headers['last-modified'] ?? null };
-  const parsed = kind.parse(res.body);
+  const parsed = kind.parse(res.body, src);
   if (!parsed.ok) return parsed.outcome === 'empty' ? { outcome: 'empty', reason: parsed.reason, status, evidence: null, retryAfterMs: null } : { outcome: 'unreadable', reason: parsed.reason, status, retryAfterMs: null };
   const kept = kind.evidence(res.body, res.url, parsed.reading);
   const evidence = evidenceOf(kind.name, kept.mediaType, kept.content);
@@ -80,8 +80,8 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
 }
 
 /** Kept evidence read again by the kind that kept it. */
-function reread(e: Evidence): { ok: true; parsed: Parsed } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string } {
+function reread(e: Evidence, src: LeasedSource): { ok: true; parsed: Parsed } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string } {
   const kind: SourceKind = kindOf(e.kind);
-  const p = kind.reread(e.content);
+  const p = kind.reread(e.content, src);
   return p.ok ? { ok: true, parsed: { kind, reading: p.reading } } : p;
 }

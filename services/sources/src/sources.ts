@@ -31,6 +31,15 @@ export const AddSourceInput = z.strictObject({
   url: z.string().trim().min(8).max(2000),
   every: Every.prefault('7d'),
   retailer: z.string().trim().min(1).max(120).nullable().default(null),
+  /** An offer page's variant: the sku, GTIN or MPN the page gives the offer this source is (decision 1008). */
+  variant: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .regex(/^[\x21-\x7e]+$/, 'a variant is a sku, GTIN or MPN: printable characters without spaces')
+    .nullable()
+    .default(null),
   added_by: z.string().trim().min(1).max(120).default('operator'),
 });
 
@@ -39,6 +48,7 @@ export interface SourceView {
   product_id: string;
   kind: string;
   url: string;
+  variant: string | null;
   next_check_due: string | null;
 }
 
@@ -66,22 +76,24 @@ export async function addSource(
     throw err;
   }
   kindOf(s.kind).admit?.(url, policy);
+  if (s.variant !== null && s.kind !== 'offer_page') throw new CurationRefused(`a ${s.kind} source reads the whole source: only an offer_page source names a variant`, 'invalid_input');
   const { result, record_version } = await withRecordChange(pool, `source added to ${s.product_id}`, async (client) => {
     const product = await client.query('SELECT 1 FROM products WHERE product_id = $1', [s.product_id]);
     if (!product.rowCount) throw new CurationRefused(`product ${s.product_id} does not exist`, 'not_found');
-    const dup = await client.query<{ source_id: number }>('SELECT source_id FROM sources WHERE product_id = $1 AND url = $2', [s.product_id, url.toString()]);
-    if (dup.rows[0]) throw new CurationRefused(`product ${s.product_id} already has source ${dup.rows[0].source_id} at ${url.toString()}`, 'already_exists');
+    // One page may be several sources of a product only as different variants (a size each, say).
+    const dup = await client.query<{ source_id: number }>('SELECT source_id FROM sources WHERE product_id = $1 AND url = $2 AND variant IS NOT DISTINCT FROM $3', [s.product_id, url.toString(), s.variant]);
+    if (dup.rows[0]) throw new CurationRefused(`product ${s.product_id} already has source ${dup.rows[0].source_id} at ${url.toString()}${s.variant === null ? '' : ` for variant ${s.variant}`}`, 'already_exists');
     const { rows } = await client.query<{ source_id: number; next_check_due: Date }>(
-      `INSERT INTO sources (product_id, kind, retailer, url, host, cadence, next_check_due, added_by, health_since)
-       VALUES ($1, $2, $3, $4, $5, make_interval(secs => $6::double precision / 1000), now(), $7, now())
+      `INSERT INTO sources (product_id, kind, retailer, url, host, cadence, next_check_due, added_by, health_since, variant)
+       VALUES ($1, $2, $3, $4, $5, make_interval(secs => $6::double precision / 1000), now(), $7, now(), $8)
        RETURNING source_id, next_check_due`,
-      [s.product_id, s.kind, s.retailer, url.toString(), hostKey(url), s.every, s.added_by],
+      [s.product_id, s.kind, s.retailer, url.toString(), hostKey(url), s.every, s.added_by, s.variant],
     );
     await openSpan(client, s.product_id);
     await refreshDepth(client, s.product_id);
     return rows[0]!;
   });
-  return { source_id: result.source_id, product_id: s.product_id, kind: s.kind, url: url.toString(), next_check_due: iso(result.next_check_due), record_version };
+  return { source_id: result.source_id, product_id: s.product_id, kind: s.kind, url: url.toString(), variant: s.variant, next_check_due: iso(result.next_check_due), record_version };
 }
 
 /**
@@ -111,6 +123,7 @@ export interface SourceListItem {
   source_id: number;
   kind: string;
   url: string;
+  variant: string | null;
   state: string;
   last_checked_at: string | null;
   last_outcome: string | null;
@@ -122,8 +135,8 @@ export async function listSources(pool: Pool, productId: string): Promise<Source
   if (!ProductId.safeParse(productId).success) throw new CurationRefused(`${productId} is not a product id`, 'invalid_input');
   const product = await pool.query('SELECT 1 FROM products WHERE product_id = $1', [productId]);
   if (!product.rowCount) throw new CurationRefused(`product ${productId} does not exist`, 'not_found');
-  const { rows } = await pool.query<{ source_id: number; kind: string; url: string; state: string; last_checked_at: Date | null; last_outcome: string | null; next_check_due: Date | null; consecutive_unreadable: number }>(
-    `SELECT source_id, kind, url, state, last_checked_at, last_outcome, next_check_due, consecutive_unreadable
+  const { rows } = await pool.query<{ source_id: number; kind: string; url: string; variant: string | null; state: string; last_checked_at: Date | null; last_outcome: string | null; next_check_due: Date | null; consecutive_unreadable: number }>(
+    `SELECT source_id, kind, url, variant, state, last_checked_at, last_outcome, next_check_due, consecutive_unreadable
        FROM sources WHERE product_id = $1 ORDER BY source_id`,
     [productId],
   );

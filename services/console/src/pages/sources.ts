@@ -46,8 +46,8 @@ export function sourcesPage(kit: PageKit): Router {
 ${sources.map((s) => {
   const state = sourceState(s, now);
   return html`<tr data-source="${s.source_id}" data-state="${state}"><td>#${s.source_id}</td><td>${s.brand_name} ${s.product_name}<br><small class="muted">${s.product_id}</small></td>
-<td>${sourceCarries(s.kind)}<br><small class="muted">${sourceOrigin(s.kind)}${s.retailer ? html` · ${s.retailer}` : ''}</small></td><td>${readBy(s)}</td><td class="wrap">${sourceLink(s.url)}</td>
-<td class="state-${state}">${stateWords[state]}</td><td>${s.last_checked_at ? html`${s.last_outcome ?? ''}<br><small class="muted">${utcMinute(s.last_checked_at)} (${fromNow(s.last_checked_at, now)})</small>` : html`<span class="muted">never checked</span>`}</td>
+<td>${sourceCarries(s.kind)}<br><small class="muted">${sourceOrigin(s.kind)}${s.retailer ? html` · ${s.retailer}` : ''}</small></td><td>${readBy(s)}</td><td class="wrap">${sourceLink(s.url)}${s.variant ? html`<br><small class="muted">variant ${s.variant}</small>` : ''}</td>
+<td class="state-${state}">${stateWords[state]}</td><td>${s.last_checked_at ? html`${s.last_outcome ?? ''}<br><small class="muted">${utcMinute(s.last_checked_at)} (${fromNow(s.last_checked_at, now)})</small>${s.last_reason ? html`<br><small>${s.last_reason}</small>` : ''}` : html`<span class="muted">never checked</span>`}</td>
 <td>${nextCheck(s, state, now)}</td><td>${unreadable(s)}</td></tr>`;
 })}
 </tbody></table>`);

@@ -10,6 +10,8 @@ export interface SourceRow {
   kind: 'manufacturer' | 'retailer' | 'dsld_label' | 'offer_page';
   retailer: string | null;
   url: string;
+  /** The one offer of a page of several an offer_page source reads (its sku, GTIN or MPN), or null. */
+  variant: string | null;
   health: 'readable' | 'unreadable';
   health_since: Date;
   last_read_at: Date | null;
@@ -21,6 +23,8 @@ export interface SourceRow {
   /** The newest check of the source (the monitor's, or one recorded with a capture import or the seed). */
   last_outcome: 'valid' | 'empty' | 'unreadable' | null;
   last_checked_at: Date | null;
+  /** Why the newest check read nothing or could not read the source (null for a valid one, or one recorded without a reason). */
+  last_reason: string | null;
   /** Checks in a row, newest first, that could not read the source (0 when the newest could). */
   unreadable_run: number;
 }
@@ -28,15 +32,16 @@ export interface SourceRow {
 /** Every source, unreadable first, then by product. */
 export async function sourceRows(pool: Pool): Promise<SourceRow[]> {
   const { rows } = await pool.query<SourceRow>(
-    `SELECT s.source_id::int AS source_id, s.product_id, b.name AS brand_name, p.name AS product_name, s.kind, s.retailer, s.url,
+    `SELECT s.source_id::int AS source_id, s.product_id, b.name AS brand_name, p.name AS product_name, s.kind, s.retailer, s.url, s.variant,
             s.health, s.health_since, s.last_read_at, s.state, extract(epoch FROM s.cadence)::float8 / 86400 AS cadence_days, s.next_check_due,
             coalesce(last.outcome, s.last_outcome) AS last_outcome, coalesce(last.checked_at, s.last_checked_at) AS last_checked_at,
+            CASE WHEN last.outcome <> 'valid' THEN last.reason END AS last_reason,
             greatest(s.consecutive_unreadable,
               (SELECT count(*)::int FROM monitoring_checks m
                 WHERE m.source_id = s.source_id AND m.outcome = 'unreadable'
                   AND m.checked_at > coalesce((SELECT max(r.checked_at) FROM monitoring_checks r WHERE r.source_id = s.source_id AND r.outcome <> 'unreadable'), '-infinity'))) AS unreadable_run
        FROM sources s JOIN products p ON p.product_id = s.product_id JOIN brands b ON b.brand_id = p.brand_id
-       LEFT JOIN LATERAL (SELECT m.outcome, m.checked_at FROM monitoring_checks m WHERE m.source_id = s.source_id ORDER BY m.checked_at DESC LIMIT 1) last ON true
+       LEFT JOIN LATERAL (SELECT m.outcome, m.checked_at, m.reason FROM monitoring_checks m WHERE m.source_id = s.source_id ORDER BY m.checked_at DESC LIMIT 1) last ON true
       ORDER BY s.health DESC, b.name, p.name, s.source_id`,
   );
   return rows;

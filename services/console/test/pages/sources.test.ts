@@ -19,7 +19,13 @@ beforeAll(async () => {
   [ids.scheduled, ids.overdue, ids.seeded] = readable as [number, number, number];
   // Two sources given to the monitor: one checked a week from the page's clock, one due three hours before it.
   await h.pool.query(`UPDATE sources SET kind = 'dsld_label', next_check_due = $2::timestamptz + interval '7 days' WHERE source_id = $1`, [ids.scheduled, PAGE_NOW]);
-  await h.pool.query(`UPDATE sources SET kind = 'offer_page', retailer = 'Northwind Supply', next_check_due = $2::timestamptz - interval '3 hours' WHERE source_id = $1`, [ids.overdue, PAGE_NOW]);
+  await h.pool.query(`UPDATE sources SET kind = 'offer_page', retailer = 'Northwind Supply', variant = 'NW-60', next_check_due = $2::timestamptz - interval '3 hours' WHERE source_id = $1`, [ids.overdue, PAGE_NOW]);
+  // The unreadable source's newest check gives the monitor's reason.
+  await h.pool.query(
+    `UPDATE monitoring_checks SET reason = 'the page offers 2 variants at different prices: NW-30 ($39.99 unspecified); NW-60 ($64.99 list); name the one this source is with --variant'
+      WHERE check_id = (SELECT check_id FROM monitoring_checks WHERE source_id = $1 AND outcome = 'unreadable' ORDER BY checked_at DESC LIMIT 1)`,
+    [ids.unreadable],
+  );
 });
 afterAll(async () => {
   await h?.close();
@@ -72,6 +78,14 @@ describe('the sources page', () => {
     expect(row).toContain('class="state-unreadable">unreadable<');
     expect(textOf(row)).toContain(`since ${checks[0]!.since} ${checks[0]!.run} checks in a row`);
     expect(textOf(row)).toMatch(/unreadable \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(\d+ d( \d+ h)? ago\)/);
+  });
+
+  it('says why the newest check could not read a source, and which variant of a page an offer source reads', async () => {
+    const shown = await rows();
+    expect(textOf(shown.get(String(ids.unreadable))!)).toContain('the page offers 2 variants at different prices: NW-30 ($39.99 unspecified); NW-60 ($64.99 list); name the one this source is with --variant');
+    expect(textOf(shown.get(String(ids.overdue))!)).toContain('variant NW-60');
+    // A valid newest check has no reason to give.
+    expect(textOf(shown.get(String(ids.scheduled))!)).not.toMatch(/variants at different prices/);
   });
 
   it('writes times in UTC to the minute, never as raw ISO timestamps, and links each address as an external link', async () => {

@@ -29,12 +29,12 @@ export interface SourceKind<R = unknown, C = unknown> {
   beforeRedirect?(next: URL, settings: MonitorSettings): void;
 
   // How to parse it, and what of it to keep.
-  /** A 2xx body as a reading, or why the source is empty or unreadable. */
-  parse(body: Buffer): Parse<R>;
+  /** A 2xx body as a reading, or why the source is empty or unreadable; `source` says which part of it the source reads. */
+  parse(body: Buffer, source?: SourceSelector): Parse<R>;
   /** What is kept of a reading (content-addressed evidence, decision 1004): its media type and bytes. */
   evidence(body: Buffer, url: string, reading: R): { mediaType: string; content: Buffer };
   /** The reading again from kept evidence: a 304 re-reads the content last kept. */
-  reread(content: Buffer): Parse<R>;
+  reread(content: Buffer, source?: SourceSelector): Parse<R>;
 
   // How a reading becomes a capture, and which candidates it can open.
   /** The reading as a capture's label, source facts and prices (capture import's input). */
@@ -46,6 +46,11 @@ export interface SourceKind<R = unknown, C = unknown> {
   plan(client: PoolClient, reading: { src: LeasedSource; capture: CaptureInput; evidence: Evidence; reading: R; now: Date }): Promise<KindPlan<C>>;
   /** Once the capture is written: counts what it added and opens the candidates the change opens. */
   placed(client: PoolClient, written: { src: LeasedSource; placed: PlacedCapture; plan: KindPlan<C>; reading: R }, out: PlacedCounts): Promise<void>;
+}
+
+/** Which part of what it reads a source is: an offer page's variant (a sku or GTIN the page names), or all of it. */
+export interface SourceSelector {
+  variant: string | null;
 }
 
 /** What parsing a body or kept evidence gives. */

@@ -12,11 +12,11 @@ export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
 
   requestUrl: (url) => url,
 
-  parse: (body) => parseOfferPage(body.toString('utf8')),
+  parse: (body, source) => parseOfferPage(body.toString('utf8'), source?.variant ?? null),
   evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: withoutReviews(reading.jsonld) })) }),
-  reread(content) {
+  reread(content, source) {
     const kept = JSON.parse(content.toString('utf8')) as { jsonld: unknown[] };
-    return parseOfferBlocks(kept.jsonld);
+    return parseOfferBlocks(kept.jsonld, 0, source?.variant ?? null);
   },
 
   capture: async (reading, src) => ({

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Pool } from '@evidence-record/platform';
+import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
+import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { product, testMonitor, testSettings } from './support';
+
+/**
+ * A retailer's page of several variants (decision 1008, amended): a source
+ * that names no variant is never read as one of several prices; a source that
+ * names one reads that offer only, wherever the page puts it, and its price
+ * history and candidates are that variant's alone. The pages are composed by
+ * the demo source server (a schema.org ProductGroup), not copies of real ones.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let src: SourceServer;
+const settings = testSettings();
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url, { max: 6 });
+  src = await startSourceServer();
+});
+
+afterAll(async () => {
+  await src?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+const observations = async (sourceId: number) =>
+  (await pool.query('SELECT observed_at, price_cents, price_basis FROM price_observations WHERE source_id = $1 ORDER BY observation_id', [sourceId])).rows;
+const lastCheck = async (sourceId: number) =>
+  (await pool.query('SELECT outcome, reason FROM monitoring_checks WHERE source_id = $1 ORDER BY check_id DESC LIMIT 1', [sourceId])).rows[0];
+const priceCandidates = async (productId: string) =>
+  (await pool.query(`SELECT status, window_start::text, window_end::text FROM candidates WHERE product_id = $1 AND dimension = 'price' ORDER BY candidate_id`, [productId])).rows;
+
+describe('an offer page of several variants', () => {
+  it("is unreadable to a source naming none, read by variant for one that names it, and a variant's history is its own", async () => {
+    const p = await product(pool, 'Variant Flow');
+    const url = src.offerUrl('shelfwise', 'variant-flow');
+    src.offers.set('shelfwise/variant-flow', {
+      name: 'Variant Flow',
+      price: 0,
+      variants: [
+        { sku: 'VF-30', price: 39.99, listPrice: 44.99 },
+        { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
+      ],
+    });
+    const whole = await addSource(pool, { product_id: p, kind: 'offer_page', url, retailer: 'Shelfwise' }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+
+    day('2026-07-01');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 0, unreadable: 1, prices_recorded: 0 });
+    expect(await lastCheck(whole.source_id)).toEqual({
+      outcome: 'unreadable',
+      reason: 'the page offers 2 variants at different prices: VF-30 ($44.99 list, $39.99 promotional); VF-60 ($64.99 list); name the one this source is with --variant',
+    });
+
+    // The operator names the size this product is: the same page, another source (its history starts here).
+    const sixty = await addSource(pool, { product_id: p, kind: 'offer_page', url, retailer: 'Shelfwise', variant: '0012345678905' }, policyOf(settings));
+    expect(sixty.variant).toBe('0012345678905');
+    await expect(addSource(pool, { product_id: p, kind: 'offer_page', url, retailer: 'Shelfwise', variant: '0012345678905' }, policyOf(settings))).rejects.toMatchObject({ code: 'already_exists' });
+    await pool.query(`UPDATE sources SET state = 'paused' WHERE source_id = $1`, [whole.source_id]);
+    expect((await listSources(pool, p)).map((s) => [s.source_id, s.variant, s.state])).toEqual([
+      [whole.source_id, null, 'paused'],
+      [sixty.source_id, '0012345678905', 'active'],
+    ]);
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 1 });
+    expect(await observations(sixty.source_id)).toEqual([{ observed_at: '2026-07-01', price_cents: 6499, price_basis: 'list' }]);
+
+    // The page reorders its variants and the other size's list price moves: nothing changed for this source.
+    day('2026-07-08');
+    src.offers.set('shelfwise/variant-flow', {
+      name: 'Variant Flow',
+      price: 0,
+      variants: [
+        { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
+        { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
+      ],
+    });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 1, candidates_opened: 0 });
+    expect(await priceCandidates(p)).toEqual([]);
+
+    // Its own list price moves: one candidate, between its own two list observations.
+    day('2026-07-15');
+    src.offers.set('shelfwise/variant-flow', {
+      name: 'Variant Flow',
+      price: 0,
+      variants: [
+        { sku: 'VF-60', gtin12: '012345678905', price: 69.99, listPrice: 69.99 },
+        { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
+      ],
+    });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 1, candidates_opened: 1 });
+    expect(await priceCandidates(p)).toEqual([{ status: 'open', window_start: '2026-07-08', window_end: '2026-07-15' }]);
+    expect(await observations(sixty.source_id)).toEqual([
+      { observed_at: '2026-07-01', price_cents: 6499, price_basis: 'list' },
+      { observed_at: '2026-07-08', price_cents: 6499, price_basis: 'list' },
+      { observed_at: '2026-07-15', price_cents: 6999, price_basis: 'list' },
+    ]);
+
+    // A variant the page no longer offers is an empty check, not another variant's price.
+    day('2026-07-22');
+    src.offers.set('shelfwise/variant-flow', { name: 'Variant Flow', price: 0, variants: [{ sku: 'VF-30', price: 42.99, listPrice: 49.99 }] });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, empty: 1, prices_recorded: 0 });
+    expect(await lastCheck(sixty.source_id)).toEqual({ outcome: 'empty', reason: 'no offer on the page is variant 0012345678905' });
+    await deps.close();
+  });
+});
