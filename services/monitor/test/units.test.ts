@@ -153,6 +153,14 @@ describe('offer pages', () => {
       expect(r).toMatchObject({ ok: false, outcome: 'unreadable' });
       expect(!r.ok && r.reason).toBe('the page offers 2 variants at different prices: PW-30 ($39.99 unspecified); PW-60 ($64.99 list, $59.99 promotional); name the one this source is with --variant');
     });
+    it('never reads a price range (an AggregateOffer summarising several) as a price', () => {
+      const range = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offerCount: 2, price: '39.99', priceCurrency: 'USD' } }));
+      expect(range).toEqual({ ok: false, outcome: 'unreadable', reason: "the page gives a price range, $39.99 to $64.99 over 2 offers, not one offer's price; name the offer this source is with --variant" });
+      expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '39.99', priceCurrency: 'USD' } }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      // With its offers listed, the offers are read, by the variant rule.
+      const listed = { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offers: [{ '@type': 'Offer', sku: 'A', price: '39.99', priceCurrency: 'USD' }, { '@type': 'Offer', sku: 'B', price: '64.99', priceCurrency: 'USD' }] };
+      expect(parseOfferPage(page({ '@type': 'Product', offers: listed }), 'b')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'unspecified' }] } });
+    });
     it('reads the variant a source names, by sku, GTIN (with or without leading zeros) or in another case', () => {
       expect(parseOfferPage(sizes, 'PW-60')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'list' }, { price_cents: 5999, basis: 'promotional' }] } });
       expect(parseOfferPage(sizes, 'pw-30')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
