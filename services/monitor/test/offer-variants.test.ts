@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { product, testMonitor, testSettings } from './support';
+import type { MonitorSettings } from '@evidence-record/sources';
 
 /**
  * A retailer's page of several variants (decision 1008, amended): a source
@@ -15,12 +18,13 @@ import { product, testMonitor, testSettings } from './support';
 let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
-const settings = testSettings();
+let settings: MonitorSettings;
 
 beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 6 });
   src = await startSourceServer();
+  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
 });
 
 afterAll(async () => {
@@ -106,6 +110,39 @@ describe('an offer page of several variants', () => {
     src.offers.set('shelfwise/variant-flow', { name: 'Variant Flow', price: 0, variants: [{ sku: 'VF-30', price: 42.99, listPrice: 49.99 }] });
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, empty: 1, prices_recorded: 0 });
     expect(await lastCheck(sixty.source_id)).toEqual({ outcome: 'empty', reason: 'no offer on the page is variant 0012345678905' });
+    await deps.close();
+  });
+
+  it("reads, for a source naming no variant, the size whose GTIN is the UPC the product's real DSLD label declares", async () => {
+    const p = await product(pool, 'Ravage Fruit Punch');
+    // Real label 1179 (fixtures/dsld-real/1179.json, provenance beside it), served byte for byte: upcSku "0 48107 09833 9".
+    src.labelBodies.set(1179, readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8'));
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, states_created: 1 });
+
+    // The retailer's page (composed) offers two sizes; the label's is the one whose GTIN-13 is its UPC zero-padded.
+    src.offers.set('shelfwise/ravage', {
+      name: 'Ravage',
+      price: 0,
+      variants: [
+        { sku: 'RV-80', gtin12: '048107098346', price: 69.99, listPrice: 69.99 },
+        { sku: 'RV-40', gtin12: '048107098339', price: 39.99, listPrice: 44.99 },
+      ],
+    });
+    const offer = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'ravage'), retailer: 'Shelfwise' }, policyOf(settings));
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 2, unreadable: 0 });
+    expect(await observations(offer.source_id)).toEqual([
+      { observed_at: '2026-08-03', price_cents: 4499, price_basis: 'list' },
+      { observed_at: '2026-08-03', price_cents: 3999, price_basis: 'promotional' },
+    ]);
+
+    // Without a label UPC on the page, the page is what it was: ambiguous, and said so.
+    day('2026-08-10');
+    src.offers.set('shelfwise/ravage', { name: 'Ravage', price: 0, variants: [{ sku: 'RV-80', price: 69.99, listPrice: 69.99 }, { sku: 'RV-40', price: 39.99, listPrice: 44.99 }] });
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 1, unreadable: 1 });
+    expect((await lastCheck(offer.source_id)).reason).toMatch(/^the page offers 2 variants at different prices: RV-80 \(\$69.99 list\); RV-40/);
     await deps.close();
   });
 });

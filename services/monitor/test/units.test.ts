@@ -153,19 +153,27 @@ describe('offer pages', () => {
       expect(r).toMatchObject({ ok: false, outcome: 'unreadable' });
       expect(!r.ok && r.reason).toBe('the page offers 2 variants at different prices: PW-30 ($39.99 unspecified); PW-60 ($64.99 list, $59.99 promotional); name the one this source is with --variant');
     });
+    it("reads, for a source naming no variant, the one whose GTIN is the UPC its product's DSLD label declares", () => {
+      // Real label 1179's upcSku is "0 48107 09833 9"; the page (composed) gives that size's GTIN-13 zero-padded.
+      const labelled = group({ sku: 'RV-40', gtin13: '0048107098339', offers: offer('39.99', '44.99') }, { sku: 'RV-80', gtin13: '0048107098346', offers: offer('69.99') });
+      expect(parseOfferPage(labelled, { labelGtins: ['048107098339'] })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'list' }, { price_cents: 3999, basis: 'promotional' }] } });
+      // A variant the source names wins over the label's UPC; a UPC the page does not offer leaves the page ambiguous.
+      expect(parseOfferPage(labelled, { variant: 'RV-80', labelGtins: ['048107098339'] })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6999 }] } });
+      expect(parseOfferPage(labelled, { labelGtins: ['012345678905'] })).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/^the page offers 2 variants at different prices/) });
+    });
     it('never reads a price range (an AggregateOffer summarising several) as a price', () => {
       const range = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offerCount: 2, price: '39.99', priceCurrency: 'USD' } }));
       expect(range).toEqual({ ok: false, outcome: 'unreadable', reason: "the page gives a price range, $39.99 to $64.99 over 2 offers, not one offer's price; name the offer this source is with --variant" });
       expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '39.99', priceCurrency: 'USD' } }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
       // With its offers listed, the offers are read, by the variant rule.
       const listed = { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offers: [{ '@type': 'Offer', sku: 'A', price: '39.99', priceCurrency: 'USD' }, { '@type': 'Offer', sku: 'B', price: '64.99', priceCurrency: 'USD' }] };
-      expect(parseOfferPage(page({ '@type': 'Product', offers: listed }), 'b')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'unspecified' }] } });
+      expect(parseOfferPage(page({ '@type': 'Product', offers: listed }), { variant: 'b' })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'unspecified' }] } });
     });
     it('reads the variant a source names, by sku, GTIN (with or without leading zeros) or in another case', () => {
-      expect(parseOfferPage(sizes, 'PW-60')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'list' }, { price_cents: 5999, basis: 'promotional' }] } });
-      expect(parseOfferPage(sizes, 'pw-30')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
-      expect(parseOfferPage(sizes, '0012345678905')).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
-      expect(parseOfferPage(sizes, 'PW-90')).toEqual({ ok: false, outcome: 'empty', reason: 'no offer on the page is variant PW-90' });
+      expect(parseOfferPage(sizes, { variant: 'PW-60' })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499, basis: 'list' }, { price_cents: 5999, basis: 'promotional' }] } });
+      expect(parseOfferPage(sizes, { variant: 'pw-30' })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      expect(parseOfferPage(sizes, { variant: '0012345678905' })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      expect(parseOfferPage(sizes, { variant: 'PW-90' })).toEqual({ ok: false, outcome: 'empty', reason: 'no offer on the page is variant PW-90' });
     });
     it("reads flavours offered at one price as the page's one price", () => {
       const flavours = group({ sku: 'PW-30-LEMON', offers: offer('39.99', '44.99') }, { sku: 'PW-30-BERRY', offers: offer('39.99', '44.99') });
@@ -173,7 +181,7 @@ describe('offer pages', () => {
       // A product's offer list of one price per seller is the same rule.
       const sellers = page({ '@type': 'Product', sku: 'PW-30', offers: [offer('39.99'), offer('41.50')] });
       expect(parseOfferPage(sellers)).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/^the page offers 2 variants at different prices: PW-30 \(\$39.99 unspecified\); PW-30 \(\$41.50 unspecified\)/) });
-      expect(parseOfferPage(sellers, 'PW-30')).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/variant PW-30 names more than one of them$/) });
+      expect(parseOfferPage(sellers, { variant: 'PW-30' })).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/variant PW-30 names more than one of them$/) });
     });
   });
   it('is empty without JSON-LD, without a Product offer, or in another currency', () => {

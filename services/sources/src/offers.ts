@@ -142,9 +142,16 @@ function perQuantity(spec: Obj): boolean {
 
 const priceTypeOf = (spec: Obj) => String(spec.priceType ?? '').replace(/^https?:\/\/schema\.org\//, '');
 
-export function parseOfferPage(html: string, variant: string | null = null): OfferParse {
+/** Which offer of a page of several a source reads: the variant it names, else the one its product's label UPC is. */
+export interface OfferSelection {
+  variant?: string | null;
+  /** GTIN digits the product's DSLD label declares (`upcSku`). */
+  labelGtins?: readonly string[];
+}
+
+export function parseOfferPage(html: string, select: OfferSelection = {}): OfferParse {
   const { blocks, malformed } = jsonLdBlocks(html);
-  return parseOfferBlocks(blocks, malformed, variant);
+  return parseOfferBlocks(blocks, malformed, select);
 }
 
 /** How many of a page's variants an ambiguity reason names. */
@@ -154,10 +161,12 @@ const VARIANTS_NAMED = 4;
  * The offer in JSON-LD blocks already extracted (a fresh page, or the evidence a 304 stands for). A source that
  * names a variant (`source add --variant`: a sku, GTIN or MPN the page gives the offer or its product) reads that
  * offer only. A source that names none reads the page's one price: offers that all say the same (flavours of one
- * size) are one reading; offers at different prices (sizes, a flavour on sale) are never guessed between, and the
- * check is unreadable with the variants the page names, so the operator can name one.
+ * size) are one reading; among offers at different prices (sizes, a flavour on sale), the one whose GTIN is the UPC
+ * the product's DSLD label declares; otherwise they are never guessed between, and the check is unreadable with
+ * the variants the page names, so the operator can name one.
  */
-export function parseOfferBlocks(blocks: unknown[], malformed = 0, variant: string | null = null): OfferParse {
+export function parseOfferBlocks(blocks: unknown[], malformed = 0, select: OfferSelection = {}): OfferParse {
+  const variant = select.variant ?? null;
   if (blocks.length === 0) return { ok: false, outcome: 'empty', reason: malformed > 0 ? 'the JSON-LD on the page is malformed' : 'no JSON-LD on the page' };
   let offers = products(blocks).flatMap(offersOf);
   if (offers.length === 0) return { ok: false, outcome: 'empty', reason: 'no schema.org Product offer on the page' };
@@ -174,8 +183,14 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0, variant: stri
   const first = read[0];
   if (!first) return { ok: false, outcome: 'empty', reason: variant === null ? 'no offer on the page states a price' : `variant ${variant} states no price` };
   const said = (p: OfferParse) => (p.ok ? JSON.stringify(p.reading.prices) : `${p.outcome}: ${p.reason}`);
-  const differ = read.filter((r) => said(r.parse) !== said(first.parse));
-  if (differ.length === 0) return first.parse;
+  if (read.every((r) => said(r.parse) === said(first.parse))) return first.parse;
+  if (variant === null && select.labelGtins?.length) {
+    // The label's own barcode names the size this product is (a UPC-A is the same number as its GTIN-13/14).
+    const upcs = new Set(select.labelGtins.map(variantKey));
+    const labelled = read.filter((r) => r.named.ids.some((id) => upcs.has(variantKey(id))));
+    const one = labelled[0];
+    if (one && labelled.every((r) => said(r.parse) === said(one.parse))) return one.parse;
+  }
   const named = read.slice(0, VARIANTS_NAMED).map((r) => `${r.named.ids[0] ?? 'unnamed'} (${r.parse.ok ? r.parse.reading.prices.map((p) => `$${(p.price_cents / 100).toFixed(2)} ${p.basis}`).join(', ') : r.parse.reason})`);
   const more = read.length > VARIANTS_NAMED ? `, and ${read.length - VARIANTS_NAMED} more` : '';
   const which = variant === null ? 'name the one this source is with --variant' : `variant ${variant} names more than one of them`;

@@ -2,7 +2,7 @@ import type { MonitorDeps } from './deps';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
 import { FetchFailure, type Deadline, type FetchedResponse } from './fetcher';
 import { kindOf } from './kinds';
-import type { SourceKind } from './kinds/kind';
+import type { SourceKind, SourceSelector } from './kinds/kind';
 import { claimHost, type LeasedSource } from './leases';
 import type { Parsed, Reading } from './reading';
 import { hostKey } from './sources';
@@ -30,6 +30,8 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
 /** Reads a leased source; `redirectHosts` gathers the hosts whose slots a redirect took (the caller gives them back). */
 export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[], deadline: Deadline): Promise<Reading> {
   const kind = kindOf(src.kind);
+  // Which part of the source this one is, read before the fetch so a slow Record does not eat the deadline's network time.
+  const selector = (await kind.select?.(deps.pool, src)) ?? { variant: src.variant };
   let res: FetchedResponse;
   try {
     if (!(await deps.robots.allowed(src.url, deadline))) return { outcome: 'unreadable', reason: 'robots.txt disallows this address for the monitor', status: null, retryAfterMs: null };
@@ -58,7 +60,7 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
     // Not modified: a valid check of the content last read.
     const kept = src.last_evidence_sha256 ? await loadEvidence(deps.pool, src.last_evidence_sha256) : null;
     if (!kept) return { outcome: 'valid', reason: 'not modified (no kept evidence to re-read)', status, evidence: null, parsed: null, validators: null, retryAfterMs: null };
-    const again = reread(kept, src);
+    const again = reread(kept, selector);
     if (!again.ok) return { outcome: again.outcome, reason: again.reason, status, evidence: kept, retryAfterMs: null } as Reading;
     return { outcome: 'valid', reason: 'not modified', status, evidence: kept, parsed: again.parsed, validators: null, retryAfterMs: null };
   }
@@ -72,7 +74,7 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
   if (status < 200 || status >= 300) return { outcome: 'unreadable', reason: `HTTP ${status}`, status, retryAfterMs: null };
 
   const validators = { etag: res.headers['etag'] ?? null, lastModified: res.headers['last-modified'] ?? null };
-  const parsed = kind.parse(res.body, src);
+  const parsed = kind.parse(res.body, selector);
   if (!parsed.ok) return parsed.outcome === 'empty' ? { outcome: 'empty', reason: parsed.reason, status, evidence: null, retryAfterMs: null } : { outcome: 'unreadable', reason: parsed.reason, status, retryAfterMs: null };
   const kept = kind.evidence(res.body, res.url, parsed.reading);
   const evidence = evidenceOf(kind.name, kept.mediaType, kept.content);
@@ -80,8 +82,8 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
 }
 
 /** Kept evidence read again by the kind that kept it. */
-function reread(e: Evidence, src: LeasedSource): { ok: true; parsed: Parsed } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string } {
+function reread(e: Evidence, selector: SourceSelector): { ok: true; parsed: Parsed } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string } {
   const kind: SourceKind = kindOf(e.kind);
-  const p = kind.reread(e.content, src);
+  const p = kind.reread(e.content, selector);
   return p.ok ? { ok: true, parsed: { kind, reading: p.reading } } : p;
 }

@@ -1,6 +1,6 @@
 import type { MonitoredSourceKind } from '@evidence-record/contract';
 import type { CaptureInput, CapturePlan, PlacedCapture } from '@evidence-record/curation';
-import type { PoolClient } from '@evidence-record/platform';
+import type { Pool, PoolClient } from '@evidence-record/platform';
 import type { Evidence } from '../evidence';
 import type { AddressPolicy } from '../guard';
 import type { LeasedSource } from '../leases';
@@ -29,6 +29,8 @@ export interface SourceKind<R = unknown, C = unknown> {
   beforeRedirect?(next: URL, settings: MonitorSettings): void;
 
   // How to parse it, and what of it to keep.
+  /** Before a check: which part of what it reads the source is, from the source and the Record (reads only). */
+  select?(pool: Pool, src: LeasedSource): Promise<SourceSelector>;
   /** A 2xx body as a reading, or why the source is empty or unreadable; `source` says which part of it the source reads. */
   parse(body: Buffer, source?: SourceSelector): Parse<R>;
   /** What is kept of a reading (content-addressed evidence, decision 1004): its media type and bytes. */
@@ -51,6 +53,11 @@ export interface SourceKind<R = unknown, C = unknown> {
 /** Which part of what it reads a source is: an offer page's variant (a sku or GTIN the page names), or all of it. */
 export interface SourceSelector {
   variant: string | null;
+  /**
+   * The GTINs (UPCs) the product's monitored DSLD label declares (`upcSku`), digits only: on a page of several
+   * variants at different prices, a source naming no variant reads the one whose GTIN is one of these.
+   */
+  labelGtins?: readonly string[];
 }
 
 /** What parsing a body or kept evidence gives. */

@@ -1,5 +1,6 @@
 import { listPriceBefore, listPriceMoves, openPriceCandidate, planCapture, type ListPriceBefore } from '@evidence-record/curation';
 import { parseOfferBlocks, parseOfferPage, withoutReviews, type OfferReading } from '../offers';
+import type { Pool } from '@evidence-record/platform';
 import type { SourceKind } from './kind';
 
 /**
@@ -12,11 +13,16 @@ export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
 
   requestUrl: (url) => url,
 
-  parse: (body, source) => parseOfferPage(body.toString('utf8'), source?.variant ?? null),
+  async select(pool, src) {
+    if (src.variant !== null) return { variant: src.variant };
+    return { variant: null, labelGtins: await labelGtins(pool, src.product_id) };
+  },
+
+  parse: (body, source) => parseOfferPage(body.toString('utf8'), source ?? { variant: null }),
   evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: withoutReviews(reading.jsonld) })) }),
   reread(content, source) {
     const kept = JSON.parse(content.toString('utf8')) as { jsonld: unknown[] };
-    return parseOfferBlocks(kept.jsonld, 0, source?.variant ?? null);
+    return parseOfferBlocks(kept.jsonld, 0, source ?? { variant: null });
   },
 
   capture: async (reading, src) => ({
@@ -42,3 +48,29 @@ export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
     }
   },
 };
+
+/**
+ * The UPCs the product's monitored DSLD label declares (`upcSku`, as kept: "0 48107 09833 9"), as GTIN digits.
+ * Read from the label's kept evidence, the label JSON exactly as DSLD served it (decision 1004); a placeholder
+ * ("", an Amazon ASIN, "Not Present") is no GTIN. A label not read yet gives none.
+ */
+async function labelGtins(pool: Pool, productId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ content: Buffer }>({
+    name: 'monitor-label-upcs',
+    text: `SELECT e.content FROM sources l JOIN evidence e ON e.sha256 = l.last_evidence_sha256
+            WHERE l.product_id = $1 AND l.kind = 'dsld_label' AND l.next_check_due IS NOT NULL`,
+    values: [productId],
+  });
+  const gtins = new Set<string>();
+  for (const r of rows) {
+    let upc: unknown;
+    try {
+      upc = (JSON.parse(r.content.toString('utf8')) as { upcSku?: unknown }).upcSku;
+    } catch {
+      continue;
+    }
+    const digits = typeof upc === 'string' ? upc.replace(/[\s-]/g, '') : '';
+    if (/^\d{8,14}$/.test(digits)) gtins.add(digits);
+  }
+  return [...gtins];
+}
