@@ -30,7 +30,7 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
 /** Reads a leased source; `redirectHosts` gathers the hosts whose slots a redirect took (the caller gives them back). */
 export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[], deadline: Deadline): Promise<Reading> {
   const kind = kindOf(src.kind);
-  // Which part of the source this one is, read before the fetch so a slow Record does not eat the deadline's network time.
+  // Which part of what it reads this source is (an offer page's variant), from the Record, before anything is fetched.
   const selector = (await kind.select?.(deps.pool, src)) ?? { variant: src.variant };
   let res: FetchedResponse;
   try {
