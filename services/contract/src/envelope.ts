@@ -102,6 +102,12 @@ export const CommercialFact = z.strictObject({
   price_basis: z.enum(priceBases).describe('list only when the Record recorded the price as a list price'),
   servings_per_container: z.number().nullable(),
   source_url: z.string().nullable(),
+  offer_variant: z
+    .string()
+    .optional()
+    .describe(
+      'the variant (the sku, GTIN or MPN the page gives it) of a retailer page offering several sizes or flavours that this price was read for; present when its source names one, absent when the page offers one price (decision 1008)',
+    ),
 }).meta({ id: 'CommercialFact' });
 
 export const Operand = z.strictObject({

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool } from '@evidence-record/platform';
+import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { createRecordApp } from '@evidence-record/record';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
@@ -19,15 +20,19 @@ let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
+let record: RunningService;
 
 beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 6 });
   src = await startSourceServer();
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
+  const log = createLogger('record-test', 'silent');
+  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
 });
 
 afterAll(async () => {
+  await record?.close();
   await src?.close();
   await pool?.end();
   await db?.drop();
@@ -105,6 +110,14 @@ describe('an offer page of several variants', () => {
       { observed_at: '2026-07-15', price_cents: 6999, price_basis: 'list' },
     ]);
 
+    // Answers say which variant of the page each price is (additive: absent where a source names none).
+    const economics = (await (await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${p}/serving-economics`)).json()) as { commercial_facts: Array<Record<string, unknown>> };
+    expect(economics.commercial_facts.map((f) => [f.observed_at, f.price, f.offer_variant])).toEqual([
+      ['2026-07-15', { amount: 69.99, currency: 'USD' }, '0012345678905'],
+      ['2026-07-08', { amount: 64.99, currency: 'USD' }, '0012345678905'],
+      ['2026-07-01', { amount: 64.99, currency: 'USD' }, '0012345678905'],
+    ]);
+
     // A variant the page no longer offers is an empty check, not another variant's price.
     day('2026-07-22');
     src.offers.set('shelfwise/variant-flow', { name: 'Variant Flow', price: 0, variants: [{ sku: 'VF-30', price: 42.99, listPrice: 49.99 }] });
@@ -137,6 +150,9 @@ describe('an offer page of several variants', () => {
       { observed_at: '2026-08-03', price_cents: 4499, price_basis: 'list' },
       { observed_at: '2026-08-03', price_cents: 3999, price_basis: 'promotional' },
     ]);
+    const economics = (await (await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${p}/serving-economics`)).json()) as { commercial_facts: Array<Record<string, unknown>> };
+    expect(economics.commercial_facts).toHaveLength(2);
+    for (const f of economics.commercial_facts) expect(f).not.toHaveProperty('offer_variant');
 
     // Without a label UPC on the page, the page is what it was: ambiguous, and said so.
     day('2026-08-10');

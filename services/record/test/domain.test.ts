@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Calculation } from '@evidence-record/contract';
-import { grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
+import { commercialFact, grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
 import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
 import { declaredFacts, declaredZeroCount, historyState, servingFacts, undisclosedAmountCount } from '../src/domain/facts';
 import { limitation } from '../src/domain/limitations';
@@ -17,6 +17,7 @@ const price = (over: Partial<PriceRow> = {}): PriceRow => ({
   servings_per_container: null,
   state_servings: 30,
   source_url: 'https://shelfwise.example/p/1',
+  source_variant: null,
   ...over,
 });
 
@@ -66,6 +67,22 @@ describe('serving economics arithmetic', () => {
       ['promotional', '2026-06-01'],
       ['subscription', '2026-05-15'],
     ]);
+  });
+});
+
+describe('commercial facts', () => {
+  it('name the variant of a page of several only when the source reads one, and are otherwise as before', () => {
+    expect(commercialFact(price())).toEqual({
+      kind: 'price_observation',
+      product_id: 'prd_aaaaaaaaaaaa',
+      observed_at: '2026-05-01',
+      retailer: 'Shelfwise Supply',
+      price: { amount: 44.99, currency: 'USD' },
+      price_basis: 'list',
+      servings_per_container: 30,
+      source_url: 'https://shelfwise.example/p/1',
+    });
+    expect(commercialFact(price({ source_variant: 'PW-60' }))).toMatchObject({ source_url: 'https://shelfwise.example/p/1', offer_variant: 'PW-60' });
   });
 });
 

@@ -58,6 +58,7 @@ export function presentPrice(p: PriceRow): CommercialFactOut {
     price_basis: p.price_basis,
     servings_per_container: p.servings_per_container ?? p.state_servings_per_container,
     source_url: p.source_url,
+    ...(p.source_variant ? { offer_variant: p.source_variant } : {}),
   };
 }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
-import { differingIngredients } from '../src/present';
+import { differingIngredients, presentPrice } from '../src/present';
 import { resolveWindow } from '../src/capabilities/get-category-snapshot';
 import { addDays, daysInclusive, isCalendarDate } from '@evidence-record/contract';
 import { proportion } from '../src/proportion';
-import type { DeclaredIngredientRow } from '../src/queries/evidence';
+import type { DeclaredIngredientRow, PriceRow } from '../src/queries/evidence';
 
 const row = (state: string, id: string | null, name: string, amount: number | null, unit: string | null = 'mg', blend: string | null = null): DeclaredIngredientRow => ({
   state_id: state,
@@ -14,6 +14,37 @@ const row = (state: string, id: string | null, name: string, amount: number | nu
   amount,
   unit,
   blend,
+});
+
+describe('presentPrice', () => {
+  const price: PriceRow = {
+    observation_id: 7,
+    product_id: 'prd_aaaaaaaaaaaa',
+    retailer: 'Shelfwise',
+    observed_at: '2026-07-15',
+    price_cents: 6999,
+    currency: 'USD',
+    price_basis: 'list',
+    servings_per_container: null,
+    state_servings_per_container: 60,
+    source_url: 'https://shelfwise.example/p/variant-flow',
+    source_variant: null,
+    source_kind: 'offer_page',
+    source_readable: true,
+  };
+  it("names the page's variant only when the observation's source reads one (explain_signal's list prices, as the product record)", () => {
+    expect(presentPrice(price)).toEqual({
+      kind: 'price_observation',
+      product_id: 'prd_aaaaaaaaaaaa',
+      observed_at: '2026-07-15',
+      retailer: 'Shelfwise',
+      price: { amount: 69.99, currency: 'USD' },
+      price_basis: 'list',
+      servings_per_container: 60,
+      source_url: 'https://shelfwise.example/p/variant-flow',
+    });
+    expect(presentPrice({ ...price, source_variant: 'VF-60' })).toMatchObject({ offer_variant: 'VF-60' });
+  });
 });
 
 describe('differingIngredients', () => {

@@ -29,6 +29,7 @@ export function commercialFact(row: PriceRow): CommercialFactOut {
     price_basis: row.price_basis,
     servings_per_container: row.servings_per_container ?? row.state_servings,
     source_url: row.source_url,
+    ...(row.source_variant ? { offer_variant: row.source_variant } : {}),
   };
 }
 

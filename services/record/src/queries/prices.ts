@@ -16,10 +16,12 @@ export interface PriceRow {
   servings_per_container: number | null;
   state_servings: number | null;
   source_url: string | null;
+  /** The offer of a page of several the observation's source reads (sources.variant), or null. */
+  source_variant: string | null;
 }
 
 const priceColumns = `po.product_id, po.observed_at, po.retailer, po.price_cents, po.price_basis, po.servings_per_container,
-  hs.servings_per_container AS state_servings, s.url AS source_url`;
+  hs.servings_per_container AS state_servings, s.url AS source_url, s.variant AS source_variant`;
 const priceJoins = `LEFT JOIN sources s ON s.source_id = po.source_id LEFT JOIN history_states hs ON hs.state_id = po.state_id`;
 
 /** The newest observation of each retailer and price basis: the price context a product record shows. */

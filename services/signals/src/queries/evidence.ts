@@ -90,13 +90,15 @@ export interface PriceRow {
   servings_per_container: number | null;
   state_servings_per_container: number | null;
   source_url: string | null;
+  /** The offer of a page of several the observation's source reads (sources.variant), or null. */
+  source_variant: string | null;
   source_kind: string | null;
   source_readable: boolean | null;
 }
 
 const priceColumns = `o.observation_id, o.product_id, o.retailer, o.observed_at, o.price_cents, o.currency, o.price_basis,
   o.servings_per_container, h.servings_per_container AS state_servings_per_container,
-  s.url AS source_url, s.kind AS source_kind, s.health = 'readable' AS source_readable`;
+  s.url AS source_url, s.variant AS source_variant, s.kind AS source_kind, s.health = 'readable' AS source_readable`;
 const priceFrom = `price_observations o LEFT JOIN sources s ON s.source_id = o.source_id LEFT JOIN history_states h ON h.state_id = o.state_id`;
 
 export async function priceObservations(client: PoolClient, ids: number[]): Promise<Map<number, PriceRow>> {
