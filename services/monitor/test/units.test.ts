@@ -152,6 +152,10 @@ describe('offer pages', () => {
       const r = parseOfferPage(sizes);
       expect(r).toMatchObject({ ok: false, outcome: 'unreadable' });
       expect(!r.ok && r.reason).toBe('the page offers 2 variants at different prices: PW-30 ($39.99 unspecified); PW-60 ($64.99 list, $59.99 promotional); name the one this source is with --variant');
+      // Asked without the label's UPCs, it asks for them (the monitor looks them up only then); given none, it is final.
+      expect(r).toMatchObject({ needsLabel: true });
+      expect(parseOfferPage(sizes, { labelGtins: [] })).not.toHaveProperty('needsLabel');
+      expect(parseOfferPage(sizes, { variant: 'PW' })).not.toHaveProperty('needsLabel');
     });
     it("reads, for a source naming no variant, the one whose GTIN is the UPC its product's DSLD label declares", () => {
       // Real label 1179's upcSku is "0 48107 09833 9"; the page (composed) gives that size's GTIN-13 zero-padded.

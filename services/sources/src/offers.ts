@@ -15,7 +15,10 @@ export interface OfferReading {
   jsonld: unknown[];
 }
 
-export type OfferParse = { ok: true; reading: OfferReading } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string };
+export type OfferParse =
+  | { ok: true; reading: OfferReading }
+  /** `needsLabel`: the page offers several prices and no label UPCs were given to choose by; parse again with them. */
+  | { ok: false; outcome: 'empty' | 'unreadable'; reason: string; needsLabel?: boolean };
 
 export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: number } {
   const raw: string[] = [];
@@ -194,7 +197,8 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0, select: Offer
   const named = read.slice(0, VARIANTS_NAMED).map((r) => `${r.named.ids[0] ?? 'unnamed'} (${r.parse.ok ? r.parse.reading.prices.map((p) => `$${(p.price_cents / 100).toFixed(2)} ${p.basis}`).join(', ') : r.parse.reason})`);
   const more = read.length > VARIANTS_NAMED ? `, and ${read.length - VARIANTS_NAMED} more` : '';
   const which = variant === null ? 'name the one this source is with --variant' : `variant ${variant} names more than one of them`;
-  return { ok: false, outcome: 'unreadable', reason: `the page offers ${read.length} variants at different prices: ${named.join('; ')}${more}; ${which}`.slice(0, 300) };
+  const reason = `the page offers ${read.length} variants at different prices: ${named.join('; ')}${more}; ${which}`.slice(0, 300);
+  return { ok: false, outcome: 'unreadable', reason, ...(variant === null && select.labelGtins === undefined ? { needsLabel: true } : {}) };
 }
 
 /** One offer's prices, or why it cannot be read; null when it states no price at all. */

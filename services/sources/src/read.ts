@@ -2,7 +2,7 @@ import type { MonitorDeps } from './deps';
 import { evidenceOf, loadEvidence, type Evidence } from './evidence';
 import { FetchFailure, type Deadline, type FetchedResponse } from './fetcher';
 import { kindOf } from './kinds';
-import type { SourceKind, SourceSelector } from './kinds/kind';
+import type { Parse, SourceKind, SourceSelector } from './kinds/kind';
 import { claimHost, type LeasedSource } from './leases';
 import type { Parsed, Reading } from './reading';
 import { hostKey } from './sources';
@@ -30,8 +30,12 @@ export function retryAfterMs(value: string | undefined, now: Date): number | nul
 /** Reads a leased source; `redirectHosts` gathers the hosts whose slots a redirect took (the caller gives them back). */
 export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: string[], deadline: Deadline): Promise<Reading> {
   const kind = kindOf(src.kind);
-  // Which part of what it reads this source is (an offer page's variant), from the Record, before anything is fetched.
-  const selector = (await kind.select?.(deps.pool, src)) ?? { variant: src.variant };
+  // Which part of what it reads this source is: its variant, and only when the page needs them, its label's UPCs.
+  const parseAs = async <R>(parse: (selector: SourceSelector) => Parse<R>): Promise<Parse<R>> => {
+    const first = parse({ variant: src.variant });
+    if (first.ok || !first.needsLabel || !kind.select) return first;
+    return parse(await kind.select(deps.pool, src));
+  };
   let res: FetchedResponse;
   try {
     if (!(await deps.robots.allowed(src.url, deadline))) return { outcome: 'unreadable', reason: 'robots.txt disallows this address for the monitor', status: null, retryAfterMs: null };
@@ -60,9 +64,9 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
     // Not modified: a valid check of the content last read.
     const kept = src.last_evidence_sha256 ? await loadEvidence(deps.pool, src.last_evidence_sha256) : null;
     if (!kept) return { outcome: 'valid', reason: 'not modified (no kept evidence to re-read)', status, evidence: null, parsed: null, validators: null, retryAfterMs: null };
-    const again = reread(kept, selector);
+    const again = await parseAs((selector) => reread(kept, selector));
     if (!again.ok) return { outcome: again.outcome, reason: again.reason, status, evidence: kept, retryAfterMs: null } as Reading;
-    return { outcome: 'valid', reason: 'not modified', status, evidence: kept, parsed: again.parsed, validators: null, retryAfterMs: null };
+    return { outcome: 'valid', reason: 'not modified', status, evidence: kept, parsed: again.reading, validators: null, retryAfterMs: null };
   }
   if (status === 404 || status === 410) return { outcome: 'empty', reason: `not found (${status})`, status, evidence: null, retryAfterMs: null };
   if (status === 429 || status === 503) {
@@ -74,7 +78,7 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
   if (status < 200 || status >= 300) return { outcome: 'unreadable', reason: `HTTP ${status}`, status, retryAfterMs: null };
 
   const validators = { etag: res.headers['etag'] ?? null, lastModified: res.headers['last-modified'] ?? null };
-  const parsed = kind.parse(res.body, selector);
+  const parsed = await parseAs((selector) => kind.parse(res.body, selector));
   if (!parsed.ok) return parsed.outcome === 'empty' ? { outcome: 'empty', reason: parsed.reason, status, evidence: null, retryAfterMs: null } : { outcome: 'unreadable', reason: parsed.reason, status, retryAfterMs: null };
   const kept = kind.evidence(res.body, res.url, parsed.reading);
   const evidence = evidenceOf(kind.name, kept.mediaType, kept.content);
@@ -82,8 +86,8 @@ export async function read(deps: MonitorDeps, src: LeasedSource, redirectHosts: 
 }
 
 /** Kept evidence read again by the kind that kept it. */
-function reread(e: Evidence, selector: SourceSelector): { ok: true; parsed: Parsed } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string } {
+function reread(e: Evidence, selector: SourceSelector): Parse<Parsed> {
   const kind: SourceKind = kindOf(e.kind);
   const p = kind.reread(e.content, selector);
-  return p.ok ? { ok: true, parsed: { kind, reading: p.reading } } : p;
+  return p.ok ? { ok: true, reading: { kind, reading: p.reading } } : p;
 }

@@ -29,7 +29,10 @@ export interface SourceKind<R = unknown, C = unknown> {
   beforeRedirect?(next: URL, settings: MonitorSettings): void;
 
   // How to parse it, and what of it to keep.
-  /** Before a check: which part of what it reads the source is, from the source and the Record (reads only). */
+  /**
+   * Which part of what it reads the source is, from the source and the Record (reads only): asked only when a parse
+   * without it answers `needsLabel` (an offer page of several prices), so most checks never pay for it.
+   */
   select?(pool: Pool, src: LeasedSource): Promise<SourceSelector>;
   /** A 2xx body as a reading, or why the source is empty or unreadable; `source` says which part of it the source reads. */
   parse(body: Buffer, source?: SourceSelector): Parse<R>;
@@ -61,7 +64,7 @@ export interface SourceSelector {
 }
 
 /** What parsing a body or kept evidence gives. */
-export type Parse<R> = { ok: true; reading: R } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string };
+export type Parse<R> = { ok: true; reading: R } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string; needsLabel?: boolean };
 
 export interface KindPlan<C> {
   plan: CapturePlan;
