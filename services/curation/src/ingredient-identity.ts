@@ -238,6 +238,7 @@ export type IdentityChange = Omit<IngredientListed, 'lines'> & {
   record_version: string | null;
 };
 
+/** Ingredients as a refusal names them: id and name. */
 const heldBy = (index: IdentityIndex, ids: string[]) => ids.map((id) => `${id} (${index.names.get(id) ?? id})`).join(', ');
 
 /** Refuses an identifier that already identifies another ingredient: a name would be identified as two. */
@@ -251,11 +252,11 @@ function claim(index: IdentityIndex, target: string, what: { names: string[]; un
   }
   for (const u of what.uniis) {
     const holder = index.byUnii.get(u);
-    if (holder && holder !== target) conflicts.push(`UNII ${u} already identifies ${holder} (${index.names.get(holder) ?? holder})`);
+    if (holder && holder !== target) conflicts.push(`UNII ${u} already identifies ${heldBy(index, [holder])}`);
   }
   for (const g of what.groups) {
     const holder = index.byGroup.get(normalizeName(g))?.get('');
-    if (holder && holder !== target) conflicts.push(`DSLD group "${g}" already identifies ${holder} (${index.names.get(holder) ?? holder})`);
+    if (holder && holder !== target) conflicts.push(`DSLD group "${g}" already identifies ${heldBy(index, [holder])}`);
   }
   if (conflicts.length) throw new CurationRefused(`refused, it would identify a name as two ingredients: ${conflicts.join('; ')}`, 'identity_conflict');
   return {
