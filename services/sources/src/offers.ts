@@ -107,10 +107,11 @@ function idsOf(node: Obj): string[] {
   return ids;
 }
 
-/** An offer with the identifiers it is known by: its own and its product's. */
+/** An offer with the identifiers it is known by: its own and its product's, as printed and as compared (variantKey). */
 interface NamedOffer {
   offer: Obj;
   ids: string[];
+  keys: Set<string>;
 }
 
 function offersOf(product: Obj): NamedOffer[] {
@@ -120,7 +121,10 @@ function offersOf(product: Obj): NamedOffer[] {
     for (const x of asArray(o as Obj | Obj[])) {
       if (!isObj(x)) continue;
       if (typeIs(x, 'AggregateOffer') && x.offers) walk(x.offers);
-      else out.push({ offer: x, ids: [...idsOf(x), ...productIds] });
+      else {
+        const ids = [...idsOf(x), ...productIds];
+        out.push({ offer: x, ids, keys: new Set(ids.map(variantKey)) });
+      }
     }
   };
   walk(product.offers);
@@ -175,24 +179,28 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0, select: Offer
   if (offers.length === 0) return { ok: false, outcome: 'empty', reason: 'no schema.org Product offer on the page' };
   if (variant !== null) {
     const wanted = variantKey(variant);
-    offers = offers.filter((o) => o.ids.some((id) => variantKey(id) === wanted));
+    offers = offers.filter((o) => o.keys.has(wanted));
     if (offers.length === 0) return { ok: false, outcome: 'empty', reason: `no offer on the page is variant ${variant}` };
   }
-  const read: Array<{ named: NamedOffer; parse: OfferParse }> = [];
+  // Each priced offer with what it says (its prices, or why it cannot be read), compared as one string.
+  const read: Array<{ named: NamedOffer; parse: OfferParse; says: string }> = [];
   for (const named of offers) {
     const parse = readOffer(named.offer, blocks);
-    if (parse) read.push({ named, parse });
+    if (parse) read.push({ named, parse, says: parse.ok ? JSON.stringify(parse.reading.prices) : `${parse.outcome}: ${parse.reason}` });
   }
-  const first = read[0];
-  if (!first) return { ok: false, outcome: 'empty', reason: variant === null ? 'no offer on the page states a price' : `variant ${variant} states no price` };
-  const said = (p: OfferParse) => (p.ok ? JSON.stringify(p.reading.prices) : `${p.outcome}: ${p.reason}`);
-  if (read.every((r) => said(r.parse) === said(first.parse))) return first.parse;
+  if (read.length === 0) return { ok: false, outcome: 'empty', reason: variant === null ? 'no offer on the page states a price' : `variant ${variant} states no price` };
+  // What offers say when they all say the same, else null.
+  const oneSaid = (of: typeof read): OfferParse | null => {
+    const [head] = of;
+    return head && of.every((r) => r.says === head.says) ? head.parse : null;
+  };
+  const agreed = oneSaid(read);
+  if (agreed) return agreed;
   if (variant === null && select.labelGtins?.length) {
     // The label's own barcode names the size this product is (a UPC-A is the same number as its GTIN-13/14).
-    const upcs = new Set(select.labelGtins.map(variantKey));
-    const labelled = read.filter((r) => r.named.ids.some((id) => upcs.has(variantKey(id))));
-    const one = labelled[0];
-    if (one && labelled.every((r) => said(r.parse) === said(one.parse))) return one.parse;
+    const upcs = select.labelGtins.map(variantKey);
+    const labelled = oneSaid(read.filter((r) => upcs.some((k) => r.named.keys.has(k))));
+    if (labelled) return labelled;
   }
   const named = read.slice(0, VARIANTS_NAMED).map((r) => `${r.named.ids[0] ?? 'unnamed'} (${r.parse.ok ? r.parse.reading.prices.map((p) => `$${(p.price_cents / 100).toFixed(2)} ${p.basis}`).join(', ') : r.parse.reason})`);
   const more = read.length > VARIANTS_NAMED ? `, and ${read.length - VARIANTS_NAMED} more` : '';

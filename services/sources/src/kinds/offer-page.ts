@@ -14,7 +14,7 @@ export const offerPage: SourceKind<OfferReading, ListPriceBefore | null> = {
   requestUrl: (url) => url,
 
   // A page of several prices and a source naming no variant: the size whose GTIN is the product's label UPC.
-  select: async (pool, src) => ({ variant: src.variant, labelGtins: src.variant === null ? await labelGtins(pool, src.product_id) : [] }),
+  select: async (pool, src) => ({ variant: src.variant, labelGtins: await labelGtins(pool, src.product_id) }),
 
   parse: (body, source) => parseOfferPage(body.toString('utf8'), source ?? { variant: null }),
   evidence: (_body, url, reading) => ({ mediaType: 'application/ld+json', content: Buffer.from(JSON.stringify({ url, jsonld: withoutReviews(reading.jsonld) })) }),
