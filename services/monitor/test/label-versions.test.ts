@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
 import { refuseCandidate } from '@evidence-record/curation';
-import { createRecordApp } from '@evidence-record/record';
 import { attachDsldLabel, policyOf, runOnce, type AttachDeps } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { localhostOnly, testMonitor, testSettings } from './support';
+import { answerOf, localhostOnly, startRecord, testMonitor, testSettings } from './support';
 
 /**
  * Label versions placed in a product's history by their DSLD dates, against
@@ -39,8 +38,7 @@ beforeAll(async () => {
   monitor = testMonitor(pool, settings, { resolve: localhostOnly });
   deps = { pool, fetcher: monitor.deps.fetcher, names: monitor.deps.names, settings, policy: policyOf(settings), resolve: localhostOnly, now: () => new Date('2026-03-02T09:00:00Z') };
   for (const id of [79324, 264116, 330088, 214224]) src.labelBodies.set(id, real(id));
-  const log = createLogger('record-test', 'silent');
-  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+  record = await startRecord(pool);
 });
 
 afterAll(async () => {
@@ -133,7 +131,7 @@ describe('label versions', () => {
       ['2022-05-19', '2022-05-19'],
       ['2024-02-01', '2024-02-01'],
     ]);
-    const answer = (await (await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${product}`)).json()) as { coverage: { label_versions: Array<Record<string, unknown>> }; limitations: string[] };
+    const answer = await answerOf<{ coverage: { label_versions: Array<Record<string, unknown>> }; limitations: string[] }>(record, `/products/${product}`);
     expect(answer.coverage.label_versions.map((v) => [v.dsld_label_id, v.off_market, v.off_market_since, v.monitored])).toEqual([
       [79324, false, null, false],
       [264116, false, null, false],

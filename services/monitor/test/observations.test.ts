@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
-import { createRecordApp } from '@evidence-record/record';
+import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
 import { addSource, policyOf, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { product, testMonitor, testSettings } from './support';
+import { answerOf, product, startRecord, testMonitor, testSettings } from './support';
 
 /**
  * One observation per reading that says something new (issue 23, item 7): a
@@ -22,8 +21,7 @@ beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 6 });
   src = await startSourceServer();
-  const log = createLogger('record-test', 'silent');
-  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+  record = await startRecord(pool);
 });
 
 afterAll(async () => {
@@ -38,11 +36,7 @@ interface Economics {
   coverage: { observations: number; price_runs: Array<{ price_basis: string; observations: number; first_observed_at: string; last_observed_at: string }> };
 }
 
-async function economics(productId: string): Promise<Economics> {
-  const res = await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${productId}/serving-economics`);
-  expect(res.status).toBe(200);
-  return (await res.json()) as Economics;
-}
+const economics = (productId: string) => answerOf<Economics>(record, `/products/${productId}/serving-economics`);
 
 const observations = async (sourceId: number) =>
   (await pool.query('SELECT observed_at, price_cents, price_basis FROM price_observations WHERE source_id = $1 ORDER BY observation_id', [sourceId])).rows;

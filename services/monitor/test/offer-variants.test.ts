@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
-import { createRecordApp } from '@evidence-record/record';
+import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { product, testMonitor, testSettings } from './support';
+import { answerOf, product, startRecord, testMonitor, testSettings } from './support';
 import type { MonitorSettings } from '@evidence-record/sources';
 
 /**
@@ -27,8 +26,7 @@ beforeAll(async () => {
   pool = createPool(db.url, { max: 6 });
   src = await startSourceServer();
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-  const log = createLogger('record-test', 'silent');
-  record = await startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+  record = await startRecord(pool);
 });
 
 afterAll(async () => {
@@ -38,6 +36,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
+type Economics = { commercial_facts: Array<Record<string, unknown>> };
 const observations = async (sourceId: number) =>
   (await pool.query('SELECT observed_at, price_cents, price_basis FROM price_observations WHERE source_id = $1 ORDER BY observation_id', [sourceId])).rows;
 const lastCheck = async (sourceId: number) =>
@@ -111,7 +110,7 @@ describe('an offer page of several variants', () => {
     ]);
 
     // Answers say which variant of the page each price is (additive: absent where a source names none).
-    const economics = (await (await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${p}/serving-economics`)).json()) as { commercial_facts: Array<Record<string, unknown>> };
+    const economics = await answerOf<Economics>(record, `/products/${p}/serving-economics`);
     expect(economics.commercial_facts.map((f) => [f.observed_at, f.price, f.offer_variant])).toEqual([
       ['2026-07-15', { amount: 69.99, currency: 'USD' }, '0012345678905'],
       ['2026-07-08', { amount: 64.99, currency: 'USD' }, '0012345678905'],
@@ -150,7 +149,7 @@ describe('an offer page of several variants', () => {
       { observed_at: '2026-08-03', price_cents: 4499, price_basis: 'list' },
       { observed_at: '2026-08-03', price_cents: 3999, price_basis: 'promotional' },
     ]);
-    const economics = (await (await fetch(`http://127.0.0.1:${record.port}/api/v1/products/${p}/serving-economics`)).json()) as { commercial_facts: Array<Record<string, unknown>> };
+    const economics = await answerOf<Economics>(record, `/products/${p}/serving-economics`);
     expect(economics.commercial_facts).toHaveLength(2);
     for (const f of economics.commercial_facts) expect(f).not.toHaveProperty('offer_variant');
 

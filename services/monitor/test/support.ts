@@ -1,4 +1,6 @@
-import type { Pool } from '@evidence-record/platform';
+import { expect } from 'vitest';
+import { Metrics, createLogger, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { createRecordApp } from '@evidence-record/record';
 import { addProduct } from '@evidence-record/curation';
 import { createMonitor, defaultSettings, type MonitorSettings, type Resolver } from '@evidence-record/sources';
 
@@ -30,6 +32,19 @@ export function testMonitor(pool: Pool, settings: MonitorSettings, opts: { owner
 
 export async function product(pool: Pool, name: string): Promise<string> {
   return (await addProduct(pool, { brand: 'Testbrand Labs', name })).product_id;
+}
+
+/** The record service on the test's database: what answers say about what the monitor read. */
+export async function startRecord(pool: Pool): Promise<RunningService> {
+  const log = createLogger('record-test', 'silent');
+  return startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+}
+
+/** A 200 answer of the record service at `path` (under /api/v1). */
+export async function answerOf<T>(record: RunningService, path: string): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${record.port}/api/v1${path}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
 }
 
 export const localhostOnly: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
