@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import type { Parse } from './kinds/kind';
 
 /**
  * An offer page read through its schema.org JSON-LD (decision 1008), parsed
@@ -15,10 +16,7 @@ export interface OfferReading {
   jsonld: unknown[];
 }
 
-export type OfferParse =
-  | { ok: true; reading: OfferReading }
-  /** `needsLabel`: the page offers several prices and no label UPCs were given to choose by; parse again with them. */
-  | { ok: false; outcome: 'empty' | 'unreadable'; reason: string; needsLabel?: boolean };
+export type OfferParse = Parse<OfferReading>;
 
 export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: number } {
   const raw: string[] = [];

@@ -63,7 +63,10 @@ export interface SourceSelector {
   labelGtins?: readonly string[];
 }
 
-/** What parsing a body or kept evidence gives. */
+/**
+ * What parsing a body or kept evidence gives. `needsLabel`: an offer page offers several prices and no label UPCs
+ * were given to choose by; the monitor parses it again with them (`select`).
+ */
 export type Parse<R> = { ok: true; reading: R } | { ok: false; outcome: 'empty' | 'unreadable'; reason: string; needsLabel?: boolean };
 
 export interface KindPlan<C> {
