@@ -46,8 +46,10 @@ async function labelSource(name: string, url: string, settings: MonitorSettings 
 
 describe('one deadline per check', () => {
   it('covers robots.txt and every redirect hop, and a check past it is a timeout', async () => {
-    const settings = { ...base, MONITOR_CHECK_DEADLINE_MS: 2_000 };
-    // Five hosts, each slow but never slow enough for a read timeout (700 ms): its robots.txt takes 600 ms, and so
+    // The read timeout is raised above the suite's 700 ms so that a loaded machine (CI beside other suites) cannot
+    // stretch a 600 ms read past it: only the deadline may end this check.
+    const settings = { ...base, MONITOR_CHECK_DEADLINE_MS: 2_000, MONITOR_READ_TIMEOUT_MS: 1_500 };
+    // Five hosts, each slow but never slow enough for a read timeout (1.5 s): its robots.txt takes 600 ms, and so
     // does its page, which redirects to the next host. Read to the end, the chain takes about 5.4 s.
     src.labels.set(9001, dsldLabel({ id: 9001, brand: 'Testbrand Labs', name: 'Slow Chain', caffeineMg: 100 }));
     src.behaviours.set('/robots.txt', { delayMs: 600, status: 404, body: '', times: 50 });
