@@ -1,4 +1,5 @@
 import { pairedChanges, type DeclarationChange, type DeclaredLine } from './declarations';
+import { netContentsText, type NetContent } from './net-contents';
 
 /**
  * How a change between two states is worded, once: the summary a candidate
@@ -14,6 +15,8 @@ export interface LabelSide {
   blends: Array<{ name: string; total_amount: number | null; total_unit: string | null }>;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null } | null;
   off_market: boolean;
+  /** What the label declares it holds; empty or absent when the state was read before the Record read net contents. */
+  net_contents?: NetContent[];
 }
 
 /** One list-price observation of a price change. */
@@ -90,6 +93,9 @@ function servingPhrases(before: LabelSide, after: LabelSide): string[] {
   if (servingText(before.serving) !== servingText(after.serving)) out.push(`Serving: ${servingText(before.serving)} → ${servingText(after.serving)}`);
   const per = (s: LabelSide['serving']) => (s?.servings_per_container === null || s?.servings_per_container === undefined ? 'not declared' : number(s.servings_per_container));
   if (per(before.serving) !== per(after.serving)) out.push(`Servings per container: ${per(before.serving)} → ${per(after.serving)}`);
+  // A side with none was read before the Record read net contents (decision 2300): not a change of the label.
+  const net = [before.net_contents ?? [], after.net_contents ?? []];
+  if (net.every((n) => n.length > 0) && netContentsText(net[0]) !== netContentsText(net[1])) out.push(`Net contents: ${netContentsText(net[0])} → ${netContentsText(net[1])}`);
   return out;
 }
 

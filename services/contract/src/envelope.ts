@@ -69,7 +69,11 @@ export const HistoryState = z.strictObject({
 }).meta({ id: 'HistoryState' });
 
 export const VerifiedFact = z.strictObject({
-  kind: z.string().describe('declared_ingredient, proprietary_blend, serving_configuration'),
+  kind: z
+    .string()
+    .describe(
+      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2300)",
+    ),
   value: z.strictObject({
     declared_name: z.string(),
     amount: z.number().nullable().describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact.'),
@@ -100,7 +104,10 @@ export const CommercialFact = z.strictObject({
   retailer: z.string(),
   price: z.strictObject({ amount: z.number(), currency: z.literal('USD') }),
   price_basis: z.enum(priceBases).describe('list only when the Record recorded the price as a list price'),
-  servings_per_container: z.number().nullable(),
+  servings_per_container: z
+    .number()
+    .nullable()
+    .describe("as declared: the observation's own, else its matched label state's; never a figure the service derives from net contents (decision 2300)"),
   source_url: z.string().nullable(),
   offer_variant: z
     .string()
@@ -114,7 +121,12 @@ export const Operand = z.strictObject({
   name: z.string(),
   value: z.union([z.number(), z.string(), z.null()]),
   unit: z.string().nullable(),
-  source: z.string().nullable().describe('which fact the operand comes from'),
+  source: z
+    .string()
+    .nullable()
+    .describe(
+      "which fact the operand comes from; a servings_per_container the label does not declare but the service derives says so: 'derived from the … label state: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2300)",
+    ),
 }).meta({ id: 'Operand' });
 
 export const Calculation = z.strictObject({

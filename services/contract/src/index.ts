@@ -17,4 +17,5 @@ export * from './record-rows';
 export * from './unsubscribe';
 export * from './declarations';
 export * from './change-wording';
+export * from './net-contents';
 export * from './filings';

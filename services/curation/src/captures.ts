@@ -294,8 +294,8 @@ export async function insertState(client: PoolClient, productId: string, capture
   const stateId = `hs_${randomId()}`;
   await client.query(
     `INSERT INTO history_states (state_id, product_id, capture_id, observed_from, observed_to, classification,
-                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market, other_servings)
-     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                                 serving_size, serving_unit, servings_per_container, serving_description, note, off_market, other_servings, net_contents)
+     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       stateId,
       productId,
@@ -309,6 +309,7 @@ export async function insertState(client: PoolClient, productId: string, capture
       label.note,
       label.off_market,
       JSON.stringify(label.other_servings),
+      JSON.stringify(label.net_contents),
     ],
   );
   await insertDeclaredLines(client, stateId, label);
@@ -380,6 +381,7 @@ export function contentOf(label: LabelInput): LabelContent {
       description: label.serving?.description ?? null,
     },
     other_servings: label.other_servings,
+    net_contents: label.net_contents,
     blends: label.blends,
     ingredients: label.ingredients,
   });

@@ -10,7 +10,7 @@ export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dat
 export { rederiveStateIn } from './rederivation';
 export { placeLabelVersion, type LabelVersionPlacement } from './label-versions';
 export { refreshDepth } from './depth';
-export { labelOf, labelSide, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
+export { labelOf, labelSide, rederivesTheSame, sameLabel, formulaDiffers, servingDiffers, type LabelContent, type OtherServing } from './labels';
 export { openCandidate, openCandidateIn, listCandidates, approveCandidate, refuseCandidate, type ApproveInput, type OpenCandidateInput } from './candidates';
 export { openLabelCandidates, listPriceBefore, listPriceMoves, openPriceCandidate, type ListPriceBefore, type SourceEvent } from './candidate-rules';
 export { releaseSignals, releaseEventId, type ReleaseInput, type ReleaseResult } from './release';

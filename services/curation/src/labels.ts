@@ -1,4 +1,4 @@
-import type { LabelSide } from '@evidence-record/contract';
+import type { LabelSide, NetContent } from '@evidence-record/contract';
 import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
@@ -29,6 +29,8 @@ export interface LabelContent {
   off_market: boolean;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
   other_servings: OtherServing[];
+  /** What the label declares the container holds; [] when not read (decision 2300). */
+  net_contents: NetContent[];
   blends: Array<{ name: string; total_amount: number | null; total_unit: string | null; totals_by_serving: ServingAmount[] }>;
   ingredients: Array<{
     ingredient_id: string | null;
@@ -46,6 +48,7 @@ export const servingAmounts = (list: readonly ServingAmount[] | null | undefined
   (list ?? []).map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit, operator: a.operator }));
 export const otherServings = (list: readonly OtherServing[] | null | undefined): OtherServing[] =>
   (list ?? []).map((s) => ({ serving_order: s.serving_order, size: s.size, unit: s.unit, description: s.description, note: s.note }));
+export const netContents = (list: readonly NetContent[] | null | undefined): NetContent[] => (list ?? []).map((n) => ({ quantity: Number(n.quantity), unit: n.unit }));
 
 export async function labelOf(client: Pool | PoolClient, stateId: string): Promise<LabelContent> {
   const state = await client.query<{
@@ -56,8 +59,9 @@ export async function labelOf(client: Pool | PoolClient, stateId: string): Promi
     servings_per_container: number | null;
     serving_description: string | null;
     other_servings: OtherServing[];
+    net_contents: NetContent[];
   }>(
-    `SELECT classification, off_market, serving_size, serving_unit, servings_per_container, serving_description, other_servings FROM history_states WHERE state_id = $1`,
+    `SELECT classification, off_market, serving_size, serving_unit, servings_per_container, serving_description, other_servings, net_contents FROM history_states WHERE state_id = $1`,
     [stateId],
   );
   const s = state.rows[0];
@@ -77,6 +81,7 @@ export async function labelOf(client: Pool | PoolClient, stateId: string): Promi
     off_market: s.off_market,
     serving: { size: s.serving_size, unit: s.serving_unit, servings_per_container: s.servings_per_container, description: s.serving_description },
     other_servings: s.other_servings,
+    net_contents: s.net_contents,
     blends: blends.rows,
     ingredients: ingredients.rows,
   });
@@ -89,6 +94,7 @@ export function labelContent(c: LabelContent): LabelContent {
     off_market: c.off_market,
     serving: { size: c.serving.size, unit: c.serving.unit, servings_per_container: c.serving.servings_per_container, description: c.serving.description },
     other_servings: otherServings(c.other_servings),
+    net_contents: netContents(c.net_contents),
     blends: c.blends.map((b) => ({ name: b.name, total_amount: b.total_amount, total_unit: b.total_unit, totals_by_serving: servingAmounts(b.totals_by_serving) })),
     ingredients: c.ingredients.map((i) => ({
       ingredient_id: i.ingredient_id,
@@ -104,8 +110,15 @@ export function labelContent(c: LabelContent): LabelContent {
 
 const json = (v: unknown) => JSON.stringify(v);
 
+/**
+ * Net contents count only when both states hold them: a state read before the
+ * Record read net contents holds none, and reading them is not a change of
+ * the label (decision 2300).
+ */
+const netContentsDiffer = (a: LabelContent, b: LabelContent) => a.net_contents.length > 0 && b.net_contents.length > 0 && json(a.net_contents) !== json(b.net_contents);
+
 export function servingDiffers(a: LabelContent, b: LabelContent): boolean {
-  return json(a.serving) !== json(b.serving) || json(a.other_servings) !== json(b.other_servings);
+  return json(a.serving) !== json(b.serving) || json(a.other_servings) !== json(b.other_servings) || netContentsDiffer(a, b);
 }
 
 /**
@@ -123,7 +136,16 @@ export function sameLabel(a: LabelContent, b: LabelContent): boolean {
   return a.classification === b.classification && a.off_market === b.off_market && !servingDiffers(a, b) && !formulaDiffers(a, b);
 }
 
+/**
+ * Whether re-deriving a state would leave it as it is: the same label, and
+ * the same net contents even where one side holds none (a state read before
+ * the Record read net contents gains them from its kept bytes; decision 2300).
+ */
+export function rederivesTheSame(state: LabelContent, reading: LabelContent): boolean {
+  return sameLabel(state, reading) && json(state.net_contents) === json(reading.net_contents);
+}
+
 /** A label state as the change wording reads it (contract changeLines). */
 export function labelSide(label: LabelContent): LabelSide {
-  return { lines: label.ingredients, blends: label.blends, serving: label.serving, off_market: label.off_market };
+  return { lines: label.ingredients, blends: label.blends, serving: label.serving, off_market: label.off_market, net_contents: label.net_contents };
 }

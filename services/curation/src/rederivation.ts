@@ -1,7 +1,7 @@
 import type { PoolClient } from '@evidence-record/platform';
 import type { LabelInput } from './bundle';
 import { contentOf, insertDeclaredLines } from './captures';
-import { labelOf, sameLabel, type LabelContent } from './labels';
+import { labelOf, rederivesTheSame, type LabelContent } from './labels';
 
 /**
  * A state read again from the label bytes it was read from (decision 1400).
@@ -20,12 +20,12 @@ export async function rederiveStateIn(
 ): Promise<{ rederived: boolean; before: LabelContent; after: LabelContent }> {
   const before = await labelOf(client, stateId);
   const after = contentOf(label);
-  if (sameLabel(before, after)) return { rederived: false, before, after };
+  if (rederivesTheSame(before, after)) return { rederived: false, before, after };
   await client.query('DELETE FROM declared_ingredients WHERE state_id = $1', [stateId]);
   await client.query('DELETE FROM declared_blends WHERE state_id = $1', [stateId]);
   await client.query(
     `UPDATE history_states SET classification = $2, serving_size = $3, serving_unit = $4, servings_per_container = $5,
-            serving_description = $6, off_market = $7, other_servings = $8
+            serving_description = $6, off_market = $7, other_servings = $8, net_contents = $9
       WHERE state_id = $1`,
     [
       stateId,
@@ -36,6 +36,7 @@ export async function rederiveStateIn(
       label.serving?.description ?? null,
       label.off_market,
       JSON.stringify(label.other_servings),
+      JSON.stringify(label.net_contents),
     ],
   );
   await insertDeclaredLines(client, stateId, label);

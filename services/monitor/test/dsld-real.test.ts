@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { deriveServings } from '@evidence-record/contract';
 import { parseDsldLabel, type DsldReading } from '@evidence-record/sources';
 
 /**
@@ -126,6 +127,38 @@ describe('real DSLD labels', () => {
     expect(liquid.blends).toEqual([{ name: 'Branched-Chain Amino Acids', total_amount: 250, total_unit: 'mg', totals_by_serving: [] }]);
     expect(line(liquid, 'L-Leucine')).toMatchObject({ amount: null, blend: 'Branched-Chain Amino Acids', unii: 'GMW67QNF9C' });
     expect(line(liquid, 'Sugar')).toMatchObject({ amount: 0, unit: 'g' });
+  });
+
+  it('keeps the net contents every label declares, in its order and units', () => {
+    expect(read(1179).net_contents).toEqual([{ quantity: 18.31, unit: 'oz.' }, { quantity: 1.14, unit: 'lb' }, { quantity: 520, unit: 'g' }]);
+    expect(read(19173).net_contents).toEqual([{ quantity: 60, unit: 'Caplet(s)' }]);
+    expect(read(219819).net_contents).toEqual([{ quantity: 14.39, unit: 'Ounce(s)' }, { quantity: 408, unit: 'g' }]);
+    for (const file of labels) {
+      const r = read(Number(file.replace('.json', '')));
+      expect(r.net_contents.length, file).toBeGreaterThan(0);
+    }
+  });
+
+  it('derives servings per container only where they agree with every real label that declares them (decision 2300)', () => {
+    const declared: number[] = [];
+    const derivedWhereNone: Record<number, number | null> = {};
+    for (const file of labels) {
+      const r = read(Number(file.replace('.json', '')));
+      const derived = deriveServings(r.serving, r.net_contents);
+      if (r.serving.servings_per_container === null) derivedWhereNone[r.label_id] = derived?.value ?? null;
+      else if (derived) {
+        expect(derived.value, `label ${r.label_id}`).toBe(r.serving.servings_per_container);
+        declared.push(r.label_id);
+      }
+    }
+    // Every count-unit label that declares servings agrees (a label whose quotient is not whole, 332924, derives nothing).
+    expect(declared.length).toBeGreaterThanOrEqual(30);
+    // The labels that declare none: capsules, caplets, tablets and softgels are derived; packs of several caplets,
+    // a serving of 1-2 capsules and a single packet by weight are not.
+    expect(derivedWhereNone).toEqual({
+      15923: null, 176168: null, 184004: 30, 19173: 60, 19598: null, 200362: 60, 214982: 60,
+      49495: 90, 54775: 120, 59514: 120, 74529: null, 79324: 60, 79660: 100,
+    });
   });
 
   it('blends listed inside blends of a real multivitamin keep their own totals and members', () => {

@@ -16,14 +16,20 @@ const price = (over: Partial<PriceRow> = {}): PriceRow => ({
   price_basis: 'list',
   servings_per_container: null,
   state_servings: 30,
+  state_serving_size: 10,
+  state_serving_unit: 'g',
+  state_net_contents: [],
   source_url: 'https://shelfwise.example/p/1',
   source_variant: null,
   ...over,
 });
 
+/** A latest label state that declares `servings` per container. */
+const declaring = (servings: number | null) => ({ servings_per_container: servings, serving_size: 10, serving_unit: 'g', net_contents: [] });
+
 describe('serving economics arithmetic', () => {
   it('price per serving is price / servings with its operands, date and basis', () => {
-    const calc = pricePerServing(price(), servingsFor(price(), 25));
+    const calc = pricePerServing(price(), servingsFor(price(), declaring(25)));
     expect(Calculation.parse(calc)).toEqual(calc);
     expect(calc.result).toBe(1.4997);
     expect(calc.as_of).toBe('2026-05-01');
@@ -33,11 +39,33 @@ describe('serving economics arithmetic', () => {
   });
 
   it('takes servings from the observation first, the matched state second, the latest state last', () => {
-    expect(servingsFor(price({ servings_per_container: 20 }), 25)).toEqual({ value: 20, source: 'price observation' });
-    expect(servingsFor(price({ state_servings: null }), 25)).toEqual({ value: 25, source: 'latest label state' });
+    expect(servingsFor(price({ servings_per_container: 20 }), declaring(25))).toEqual({ value: 20, source: 'price observation' });
+    expect(servingsFor(price({ state_servings: null }), declaring(25))).toEqual({ value: 25, source: 'latest label state' });
     const none = pricePerServing(price({ state_servings: null }), servingsFor(price({ state_servings: null }), null));
     expect(none.result).toBeNull();
     expect(none.note).toMatch(/not calculated/i);
+  });
+
+  it('derives servings from net contents where a label declares none, and says so in the operand and the note', () => {
+    // 60 caplets at 1 caplet a serving: DSLD's servingsPerContainer is null on such labels (real label 19173).
+    const caplets = { state_servings: null, state_serving_size: 1, state_serving_unit: 'Caplet(s)', state_net_contents: [{ quantity: 60, unit: 'Caplet(s)' }] };
+    const s = servingsFor(price(caplets), null);
+    expect(s.value).toBe(60);
+    expect(s.source).toBe('derived from the label state matched to the price observation: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)');
+    const calc = pricePerServing(price(caplets), s);
+    expect(Calculation.parse(calc)).toEqual(calc);
+    expect(calc.result).toBe(0.7498);
+    expect(calc.note).toBe("The label declares no servings per container; 60 is the service's net contents 60 Caplet(s) ÷ serving size 1 Caplet(s).");
+    // A declaration always wins over a derivation, the matched state's over the latest's.
+    expect(servingsFor(price({ ...caplets, state_servings: 45 }), null)).toEqual({ value: 45, source: 'label state matched to the price observation' });
+    expect(servingsFor(price({ ...caplets, servings_per_container: 20 }), null).value).toBe(20);
+    // Matched state neither declares nor derives: the latest state's derivation.
+    const latest = { servings_per_container: null, serving_size: 2, serving_unit: 'Capsule(s)', net_contents: [{ quantity: 90, unit: 'Vegetable Capsule(s)' }] };
+    expect(servingsFor(price({ state_servings: null }), latest)).toMatchObject({ value: 45, source: 'derived from the latest label state: net contents 90 Vegetable Capsule(s) ÷ serving size 2 Capsule(s)' });
+    // A powder is never divided by its scoop.
+    const powder = { servings_per_container: null, serving_size: 13, serving_unit: 'g', net_contents: [{ quantity: 390, unit: 'g' }] };
+    expect(servingsFor(price({ state_servings: null }), powder)).toEqual({ value: null, source: null });
+    expect(limitation.servingsDerived).toMatch(/not the label's/);
   });
 
   it('per gram only for ingredients declared at 1 g or more, converting units', () => {
@@ -111,7 +139,7 @@ describe('declared facts', () => {
   const state: StateRow = {
     state_id: 'hs_aaaaaaaaaaaa', product_id: 'prd_aaaaaaaaaaaa', observed_from: '2026-01-01', observed_to: '2026-02-01', classification: 'comparable',
     serving_size: 10, serving_unit: 'g', servings_per_container: 30, serving_description: '1 scoop', note: null, captured_on: '2026-02-01',
-    source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [],
+    source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [], net_contents: [],
   };
   const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
     row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, ingredient_id: null, ingredient_name: null, amount_note: null, amounts_by_serving: [], ...over,

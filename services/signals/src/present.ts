@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Calculation, CommercialFact, HistoryState, SourceReference, VerifiedFact } from '@evidence-record/contract';
+import { deriveServings, derivationText, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
 /**
@@ -64,7 +64,12 @@ export function presentPrice(p: PriceRow): CommercialFactOut {
 
 /** Price per serving is the service's arithmetic on a list price, never a manufacturer figure. */
 export function pricePerServing(p: PriceRow): CalculationOut {
-  const servings = p.servings_per_container ?? p.state_servings_per_container;
+  // Where the matched label declares none, net contents ÷ serving size (decision 2300), said so in the operand and the note.
+  const derived =
+    p.servings_per_container === null && p.state_servings_per_container === null
+      ? deriveServings({ size: p.state_serving_size, unit: p.state_serving_unit }, p.state_net_contents)
+      : null;
+  const servings = p.servings_per_container ?? p.state_servings_per_container ?? derived?.value ?? null;
   const price = p.price_cents / 100;
   return {
     name: 'price_per_serving',
@@ -77,12 +82,23 @@ export function pricePerServing(p: PriceRow): CalculationOut {
         name: 'servings_per_container',
         value: servings,
         unit: 'servings',
-        source: p.servings_per_container !== null ? `price observation ${p.observed_at}` : servings !== null ? 'declared serving configuration' : null,
+        source:
+          p.servings_per_container !== null
+            ? `price observation ${p.observed_at}`
+            : derived
+              ? `derived from the declared serving configuration: ${derivationText(derived)}`
+              : servings !== null
+                ? 'declared serving configuration'
+                : null,
       },
     ],
     as_of: p.observed_at,
     price_basis: p.price_basis,
     product_id: p.product_id,
-    note: servings ? null : 'servings per container not recorded; no per-serving figure',
+    note: !servings
+      ? 'servings per container not recorded; no per-serving figure'
+      : derived
+        ? `The label declares no servings per container; ${derived.value} is the service's ${derivationText(derived)}.`
+        : null,
   };
 }

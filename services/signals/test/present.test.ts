@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
-import { differingIngredients, presentPrice } from '../src/present';
+import { differingIngredients, presentPrice, pricePerServing } from '../src/present';
 import { resolveWindow } from '../src/capabilities/get-category-snapshot';
 import { addDays, daysInclusive, isCalendarDate } from '@evidence-record/contract';
 import { proportion } from '../src/proportion';
@@ -27,6 +27,9 @@ describe('presentPrice', () => {
     price_basis: 'list',
     servings_per_container: null,
     state_servings_per_container: 60,
+    state_serving_size: 1,
+    state_serving_unit: 'Capsule(s)',
+    state_net_contents: [],
     source_url: 'https://shelfwise.example/p/variant-flow',
     source_variant: null,
     source_kind: 'offer_page',
@@ -44,6 +47,24 @@ describe('presentPrice', () => {
       source_url: 'https://shelfwise.example/p/variant-flow',
     });
     expect(presentPrice({ ...price, source_variant: 'VF-60' })).toMatchObject({ offer_variant: 'VF-60' });
+  });
+
+  it('divides by servings derived from net contents where the matched label declares none, and says so (decision 2300)', () => {
+    const undeclared = { ...price, state_servings_per_container: null, state_net_contents: [{ quantity: 120, unit: 'Capsule(s)' }] };
+    const calc = pricePerServing(undeclared);
+    expect(calc.result).toBe(0.5832);
+    expect(calc.operands[1]).toEqual({
+      name: 'servings_per_container',
+      value: 120,
+      unit: 'servings',
+      source: 'derived from the declared serving configuration: net contents 120 Capsule(s) ÷ serving size 1 Capsule(s)',
+    });
+    expect(calc.note).toMatch(/declares no servings per container; 120 is the service's net contents/);
+    // A declaration is used as it is; nothing derivable gives no figure.
+    expect(pricePerServing(price)).toMatchObject({ result: 1.1665, note: null });
+    expect(pricePerServing({ ...undeclared, state_net_contents: [{ quantity: 500, unit: 'g' }] })).toMatchObject({ result: null });
+    // The commercial fact reports what is declared, never the derived figure.
+    expect(presentPrice(undeclared).servings_per_container).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { NetContent } from '@evidence-record/contract';
 import type { OtherServing } from '@evidence-record/curation';
 
 /**
@@ -46,6 +47,8 @@ export const DsldLabel = z.looseObject({
   entryDate: text,
   offMarket: z.union([z.number(), z.boolean()]).nullish(),
   labelRelationships: z.array(z.looseObject({ type: text, labelId: num })).nullish(),
+  // Read entry by entry and never refused (netContentsOf): labels were read without it before.
+  netContents: z.unknown().optional(),
 });
 export type DsldLabel = z.infer<typeof DsldLabel>;
 
@@ -94,6 +97,8 @@ export interface DsldReading {
   name: string | null;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
   other_servings: OtherServing[];
+  /** What the label declares the container holds, in its order ("60 Caplet(s)", "520 g"). */
+  net_contents: NetContent[];
   blends: DeclaredBlend[];
   ingredients: DeclaredLine[];
   facts: {
@@ -136,6 +141,26 @@ export function normalizeUnit(unit: string | null | undefined): string | null {
   // DSLD writes a unit it has no code for in braces ("{Calories}").
   const u = clean(clean(unit, 40)?.replace(/^\{(.+)\}$/, '$1'), 40);
   return u === null ? null : (unitNames[u.toLowerCase()] ?? u);
+}
+
+/**
+ * `netContents[]` as the Record keeps it: each entry with a positive quantity
+ * and a unit, at most ten, in the label's order. The field was never read
+ * before (decision 2300), so an entry in a shape it cannot read is left out,
+ * never a reason to refuse a label that was readable without it.
+ */
+export function netContentsOf(raw: unknown): NetContent[] {
+  if (!Array.isArray(raw)) return [];
+  const out: NetContent[] = [];
+  for (const entry of raw as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { quantity, unit } = entry as { quantity?: unknown; unit?: unknown };
+    const u = typeof unit === 'string' ? normalizeUnit(unit) : null;
+    if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0 || quantity > 1e9 || u === null) continue;
+    out.push({ quantity, unit: u });
+    if (out.length === 10) break;
+  }
+  return out;
 }
 
 const operators: Record<string, string | null> = { '=': null, '<': '<', '>': '>', '<=': '<=', '>=': '>=', '≤': '<=', '≥': '>=', '~': '~' };
@@ -313,6 +338,7 @@ function readLabel(label: DsldLabel): DsldParse {
       brand: clean(label.brandName, 120),
       name: clean(label.fullName),
       serving: { ...servingOf(sizes[0]), servings_per_container: spc !== null && spc > 0 ? spc : null },
+      net_contents: netContentsOf(label.netContents),
       other_servings: sizes.slice(1, 10).map((s, i) => ({ serving_order: s.order ?? i + 2, ...servingOf(s), note: clean(s.notes, 200) })),
       blends,
       ingredients,

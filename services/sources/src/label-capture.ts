@@ -35,6 +35,7 @@ export async function labelCaptureOf(r: DsldReading, names: Pick<IngredientNames
       classification: 'comparable',
       serving: r.serving,
       other_servings: r.other_servings,
+      net_contents: r.net_contents,
       blends: r.blends.map((b) => ({ ...b, totals_by_serving: b.totals_by_serving.map((a) => ({ ...a, operator: a.operator as LabelInput['ingredients'][number]['operator'] })) })),
       ingredients,
       off_market: r.facts.off_market === true,

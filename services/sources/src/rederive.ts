@@ -1,4 +1,4 @@
-import { contentOf, labelOf, rederiveStateIn, sameLabel } from '@evidence-record/curation';
+import { contentOf, labelOf, rederiveStateIn, rederivesTheSame, sameLabel } from '@evidence-record/curation';
 import { takeRecordWriterLock, withRecordChange, type Pool, type PoolClient } from '@evidence-record/platform';
 import { loadEvidence } from './evidence';
 import { dsldLabel } from './kinds/dsld-label';
@@ -70,7 +70,7 @@ export async function rederiveStates(
           continue;
         }
       } else {
-        if (sameLabel(await labelOf(client, s.state_id), contentOf(label))) {
+        if (rederivesTheSame(await labelOf(client, s.state_id), contentOf(label))) {
           out.unchanged++;
           continue;
         }

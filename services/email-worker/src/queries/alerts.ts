@@ -150,10 +150,11 @@ export async function loadSignalChange(pool: Pool, signalId: string): Promise<Si
     serving_unit: string | null;
     servings_per_container: number | null;
     serving_description: string | null;
+    net_contents: NonNullable<LabelSide['net_contents']>;
     blends: LabelSide['blends'];
   }>({
     name: 'email-signal-states',
-    text: `SELECT h.state_id, h.off_market, h.serving_size, h.serving_unit, h.servings_per_container, h.serving_description,
+    text: `SELECT h.state_id, h.off_market, h.serving_size, h.serving_unit, h.servings_per_container, h.serving_description, h.net_contents,
                   coalesce((SELECT json_agg(json_build_object('name', b.name, 'total_amount', b.total_amount, 'total_unit', b.total_unit) ORDER BY b.blend_id)
                               FROM declared_blends b WHERE b.state_id = h.state_id), '[]'::json) AS blends
              FROM history_states h WHERE h.state_id = ANY($1::text[])`,
@@ -167,6 +168,7 @@ export async function loadSignalChange(pool: Pool, signalId: string): Promise<Si
       blends: st.blends.map((b) => ({ name: b.name, total_amount: b.total_amount === null ? null : Number(b.total_amount), total_unit: b.total_unit })),
       serving: { size: st.serving_size, unit: st.serving_unit, servings_per_container: st.servings_per_container, description: st.serving_description },
       off_market: st.off_market,
+      net_contents: st.net_contents,
     };
   };
   let prices: SignalChange['prices'] = null;

@@ -41,7 +41,8 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
     const lines = await declaredLines(db, [...states.values()].map((s) => s.state_id));
     const prices = preferredPrices(await newestPricePerBasis(db, productIds));
 
-    const calculations = prices.map((p) => pricePerServing(p, servingsFor(p, states.get(p.product_id)?.servings_per_container ?? null)));
+    const servings = prices.map((p) => ({ p, servings: servingsFor(p, states.get(p.product_id) ?? null) }));
+    const calculations = servings.map(({ p, servings: s }) => pricePerServing(p, s));
     const comparison = sideBySide(products, states, lines);
     const notComparable = products.filter((p) => states.get(p.product_id)?.classification !== 'comparable');
     const mixedUnits = comparison.ingredients.some((row) => new Set(row.declared.filter((d) => d.unit).map((d) => d.unit)).size > 1);
@@ -67,6 +68,7 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
         ...products.filter((p) => p.retired_on !== null).map(limitation.retired),
         calculations.length > 0 && limitation.pricePerServing,
         calculations.length > 0 && limitation.promotionalIsNotAChange,
+        servings.some((s) => s.servings.derived) && limitation.servingsDerived,
         calculations.length > 0 &&
           "Each product's price per serving uses its newest list price; a product with no list price in the Record uses its newest observed price, and the calculation names that basis.",
         ...products.filter((p) => !prices.some((x) => x.product_id === p.product_id)).map((p) => `${p.brand_name} ${p.name}: the Record holds no price observation, so no price per serving is calculated.`),

@@ -26,8 +26,8 @@ export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_ec
       (a, b) => b.observed_at.localeCompare(a.observed_at) || a.price_basis.localeCompare(b.price_basis) || a.retailer.localeCompare(b.retailer),
     );
 
-    const latestServings = state?.servings_per_container ?? null;
-    const perServing = newestPerBasis(observations).map((o) => pricePerServing(o, servingsFor(o, latestServings)));
+    const servings = newestPerBasis(observations).map((o) => ({ o, servings: servingsFor(o, state) }));
+    const perServing = servings.map(({ o, servings: s }) => pricePerServing(o, s));
     const reference = perServing.find((c) => c.price_basis === 'list' && c.result !== null) ?? perServing.find((c) => c.result !== null);
     const perGram = reference
       ? lines
@@ -65,6 +65,7 @@ export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_ec
         observations.length > 0 && limitation.onlyListIsList,
         observations.some((o) => o.price_basis === 'list') && limitation.listObservationsAreDated,
         uncalculated && limitation.servingsUnknown,
+        servings.some((s) => s.servings.derived) && limitation.servingsDerived,
         observations.length > 0 &&
           'Each run in coverage.price_runs is a span of dated observations at one price; commercial_facts hold the first and last observation of each run.',
         truncated && `Only the newest ${observations.length} price observations are read.`,

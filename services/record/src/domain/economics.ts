@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Calculation, CommercialFact } from '@evidence-record/contract';
+import { deriveServings, derivationText, type Calculation, type CommercialFact, type DerivedServings, type NetContent } from '@evidence-record/contract';
 import type { PriceRow } from '../queries/prices';
 
 export type CalculationOut = z.infer<typeof Calculation>;
@@ -36,18 +36,38 @@ export function commercialFact(row: PriceRow): CommercialFactOut {
 export interface Servings {
   value: number | null;
   source: string | null;
+  /** Set when the figure is the service's net contents ÷ serving size, not a declaration (decision 2300). */
+  derived?: DerivedServings;
+}
+
+/** What a label state declares that servings per container can come from. */
+export interface ServingDeclaration {
+  servings_per_container: number | null;
+  serving_size: number | null;
+  serving_unit: string | null;
+  net_contents: NetContent[] | null;
+}
+
+function fromState(state: ServingDeclaration | null, which: string): Servings | null {
+  if (!state) return null;
+  if (state.servings_per_container !== null) return { value: state.servings_per_container, source: which };
+  const derived = deriveServings({ size: state.serving_size, unit: state.serving_unit }, state.net_contents);
+  return derived ? { value: derived.value, source: `derived from the ${which}: ${derivationText(derived)}`, derived } : null;
 }
 
 /**
  * Which servings-per-container figure a price is divided by: the one the
- * observation carries, else the one its matched label state declares, else
- * the one the latest label state declares.
+ * observation carries, else the one its matched label state declares (or,
+ * where it declares none, derives from its net contents), else the latest
+ * label state's, the same way.
  */
-export function servingsFor(row: PriceRow, latestStateServings: number | null): Servings {
+export function servingsFor(row: PriceRow, latest: ServingDeclaration | null): Servings {
   if (row.servings_per_container !== null) return { value: row.servings_per_container, source: 'price observation' };
-  if (row.state_servings !== null) return { value: row.state_servings, source: 'label state matched to the price observation' };
-  if (latestStateServings !== null) return { value: latestStateServings, source: 'latest label state' };
-  return { value: null, source: null };
+  const matched: ServingDeclaration | null =
+    row.state_servings === null && row.state_net_contents === null
+      ? null
+      : { servings_per_container: row.state_servings, serving_size: row.state_serving_size, serving_unit: row.state_serving_unit, net_contents: row.state_net_contents };
+  return fromState(matched, 'label state matched to the price observation') ?? fromState(latest, 'latest label state') ?? { value: null, source: null };
 }
 
 function basisWord(basis: PriceRow['price_basis']): string {
@@ -70,7 +90,12 @@ export function pricePerServing(row: PriceRow, servings: Servings): CalculationO
     as_of: row.observed_at,
     price_basis: row.price_basis,
     product_id: row.product_id,
-    note: result === null ? 'Not calculated: servings per container are not declared in the Record.' : null,
+    note:
+      result === null
+        ? 'Not calculated: servings per container are not declared in the Record.'
+        : servings.derived
+          ? `The label declares no servings per container; ${servings.derived.value} is the service's ${derivationText(servings.derived)}.`
+          : null,
   };
 }
 

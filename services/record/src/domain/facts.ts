@@ -81,6 +81,10 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
       ...base,
     });
   }
+  // Declared beside the serving, and what servings per container are derived from where the label gives none (decision 2300).
+  for (const net of state.net_contents ?? []) {
+    facts.push({ kind: 'serving_configuration', value: { declared_name: 'net contents', amount: net.quantity, unit: net.unit }, ...base });
+  }
   for (const other of state.other_servings ?? []) {
     if (other.size === null && other.description === null) continue;
     facts.push({

@@ -53,6 +53,8 @@ export const limitation = {
     `Signal ${signalId} was withdrawn on ${on}; it keeps its address and release date but is not a confirmed change.`,
   noPriceObservations: 'The Record holds no price observation for this product, so no price per serving can be calculated.',
   servingsUnknown: 'Servings per container are not declared in the Record for an observation, so its price per serving is not calculated.',
+  servingsDerived:
+    "Where a label declares no servings per container, the service derives them as its net contents ÷ its serving size, only when both count the same dose form (capsules, tablets …) and divide into whole servings; that figure is the service's calculation, not the label's.",
   unknownIngredients: (ids: string[]) => `These ingredient ids are not in the Record: ${ids.join(', ')}.`,
   noResearch: (name: string) => `The Record holds no research context for ${name}.`,
   entryRetired: (e: { title: string; authority: string | null; date: string | null; retired_on: string; note: string }) =>

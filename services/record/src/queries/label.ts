@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import type { NetContent } from '@evidence-record/contract';
 
 export type StateClassification = 'comparable' | 'presence_only' | 'identity_only';
 
@@ -16,6 +17,8 @@ export interface StateRow {
   note: string | null;
   /** The serving sizes the label declares besides the first: [{serving_order, size, unit, description, note}]. */
   other_servings: Array<{ serving_order: number; size: number | null; unit: string | null; description: string | null; note: string | null }>;
+  /** What the label declares the container holds ([] when not read; decision 2300). */
+  net_contents: NetContent[];
   /** The newest capture that read this label (state_readings), else the capture that created the state. */
   captured_on: string | null;
   source_url: string | null;
@@ -24,7 +27,7 @@ export interface StateRow {
 
 const stateColumns = `
   hs.state_id, hs.product_id, hs.observed_from, hs.observed_to, hs.classification,
-  hs.serving_size, hs.serving_unit, hs.servings_per_container, hs.serving_description, hs.note, hs.other_servings,
+  hs.serving_size, hs.serving_unit, hs.servings_per_container, hs.serving_description, hs.note, hs.other_servings, hs.net_contents,
   to_char(greatest(c.observed_at, (SELECT max(rc.observed_at) FROM state_readings sr JOIN captures rc ON rc.capture_id = sr.capture_id
                                    WHERE sr.state_id = hs.state_id)) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS captured_on,
   src.url AS source_url,

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import type { NetContent } from '@evidence-record/contract';
 
 export type PriceBasis = 'list' | 'promotional' | 'subscription' | 'unspecified';
 
@@ -15,13 +16,18 @@ export interface PriceRow {
   price_basis: PriceBasis;
   servings_per_container: number | null;
   state_servings: number | null;
+  /** The matched state's serving and net contents, from which servings are derived where it declares none (decision 2300). */
+  state_serving_size: number | null;
+  state_serving_unit: string | null;
+  state_net_contents: NetContent[] | null;
   source_url: string | null;
   /** The offer of a page of several the observation's source reads (sources.variant), or null. */
   source_variant: string | null;
 }
 
 const priceColumns = `po.product_id, po.observed_at, po.retailer, po.price_cents, po.price_basis, po.servings_per_container,
-  hs.servings_per_container AS state_servings, s.url AS source_url, s.variant AS source_variant`;
+  hs.servings_per_container AS state_servings, hs.serving_size AS state_serving_size, hs.serving_unit AS state_serving_unit,
+  hs.net_contents AS state_net_contents, s.url AS source_url, s.variant AS source_variant`;
 const priceJoins = `LEFT JOIN sources s ON s.source_id = po.source_id LEFT JOIN history_states hs ON hs.state_id = po.state_id`;
 
 /** The newest observation of each retailer and price basis: the price context a product record shows. */

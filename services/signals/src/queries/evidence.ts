@@ -1,4 +1,5 @@
 import type { PoolClient } from '@evidence-record/platform';
+import type { NetContent } from '@evidence-record/contract';
 
 /** What explain_signal shows on each side of a change: states, declared ingredients, readings, list prices. */
 export interface StateRow {
@@ -89,6 +90,10 @@ export interface PriceRow {
   price_basis: 'list' | 'promotional' | 'subscription' | 'unspecified';
   servings_per_container: number | null;
   state_servings_per_container: number | null;
+  /** The matched state's serving and net contents, from which servings are derived where it declares none (decision 2300). */
+  state_serving_size: number | null;
+  state_serving_unit: string | null;
+  state_net_contents: NetContent[] | null;
   source_url: string | null;
   /** The offer of a page of several the observation's source reads (sources.variant), or null. */
   source_variant: string | null;
@@ -98,6 +103,7 @@ export interface PriceRow {
 
 const priceColumns = `o.observation_id, o.product_id, o.retailer, o.observed_at, o.price_cents, o.currency, o.price_basis,
   o.servings_per_container, h.servings_per_container AS state_servings_per_container,
+  h.serving_size AS state_serving_size, h.serving_unit AS state_serving_unit, h.net_contents AS state_net_contents,
   s.url AS source_url, s.variant AS source_variant, s.kind AS source_kind, s.health = 'readable' AS source_readable`;
 const priceFrom = `price_observations o LEFT JOIN sources s ON s.source_id = o.source_id LEFT JOIN history_states h ON h.state_id = o.state_id`;
 

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
+import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
+import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
+import { answerOf, localhostOnly, product, startRecord, testMonitor, testSettings } from './support';
+
+/**
+ * Net contents (decision 2300): kept as the label declares them, a serving
+ * change when they change, gained by re-derivation (never a change) by states
+ * read before the Record read them, and divided by the serving size into
+ * servings per container where the label declares none. Real DSLD label
+ * 19173 (60 caplets, servingsPerContainer null) is served byte for byte; the
+ * capsule labels of the second test are composed here from the demo's label
+ * builder, not real. Real Postgres, the record service's real answers.
+ */
+let db: TestDatabase;
+let pool: Pool;
+let src: SourceServer;
+let settings: MonitorSettings;
+let record: RunningService;
+const caplets = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/19173.json', import.meta.url)), 'utf8');
+
+beforeAll(async () => {
+  db = await emptyDatabase();
+  pool = createPool(db.url, { max: 6 });
+  src = await startSourceServer();
+  src.labelBodies.set(19173, caplets);
+  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
+  record = await startRecord(pool);
+});
+
+afterAll(async () => {
+  await record?.close();
+  await src?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };
+type Economics = { calculations: Calc[]; commercial_facts: Array<{ servings_per_container: number | null }>; limitations: string[] };
+type ProductRecord = { verified_facts: Array<{ kind: string; value: { declared_name: string; amount: number | null; unit: string | null } }> };
+
+const netContentsOf = async (productId: string) =>
+  (await pool.query<{ net_contents: unknown }>(`SELECT net_contents FROM history_states WHERE product_id = $1 ORDER BY observed_from, state_id`, [productId])).rows.map((r) => r.net_contents);
+const candidates = async (productId: string) =>
+  (await pool.query(`SELECT dimension, summary FROM candidates WHERE product_id = $1 ORDER BY candidate_id`, [productId])).rows;
+
+describe('net contents', () => {
+  it('price a real label that declares no servings per container by its net contents ÷ its serving size, and say so', async () => {
+    const p = await product(pool, 'Caplets Real 19173');
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(19173) }, policyOf(settings), localhostOnly);
+    src.offers.set('shelfwise/caplets', { name: 'Caplets', price: 29.99, listPrice: 29.99 });
+    await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'caplets'), retailer: 'Shelfwise' }, policyOf(settings), localhostOnly);
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 2, states_created: 1, prices_recorded: 1 });
+    expect(await netContentsOf(p)).toEqual([[{ quantity: 60, unit: 'Caplet(s)' }]]);
+
+    const facts = (await answerOf<ProductRecord>(record, `/products/${p}`)).verified_facts.filter((f) => f.kind === 'serving_configuration');
+    expect(facts.map((f) => f.value)).toEqual([
+      { declared_name: 'serving size', amount: 1, unit: 'Caplet(s)' },
+      { declared_name: 'net contents', amount: 60, unit: 'Caplet(s)' },
+    ]);
+
+    const economics = await answerOf<Economics>(record, `/products/${p}/serving-economics`);
+    const perServing = economics.calculations.find((c) => c.name === 'price_per_serving')!;
+    expect(perServing.result).toBe(0.4998);
+    expect(perServing.operands[1]).toMatchObject({
+      name: 'servings_per_container',
+      value: 60,
+      source: 'derived from the label state matched to the price observation: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)',
+    });
+    expect(perServing.note).toBe("The label declares no servings per container; 60 is the service's net contents 60 Caplet(s) ÷ serving size 1 Caplet(s).");
+    expect(economics.limitations).toContainEqual(expect.stringMatching(/derives them as its net contents ÷ its serving size/));
+    // What the price observation says stays what was declared: none.
+    expect(economics.commercial_facts[0]!.servings_per_container).toBeNull();
+  });
+
+  it('are gained by re-derivation without a change, and a change of them is a serving change worded as one', async () => {
+    // Composed here (not real): a capsule label that declares no servings per container.
+    const capsules = (count: number, version: string) => ({
+      ...dsldLabel({ id: 9301, brand: 'Testbrand Labs', name: 'Capsule Focus', caffeineMg: 100, productVersionCode: version }),
+      servingsPerContainer: null,
+      servingSizes: [{ order: 1, minQuantity: 1, maxQuantity: 1, unit: 'Capsule(s)', inSFB: true }],
+      netContents: [{ order: 1, quantity: count, unit: 'Vegetable Capsule(s)', display: `${count} Vegetable Capsule(s)` }],
+    });
+    const p = await product(pool, 'Capsule Focus');
+    src.labelBodies.set(9301, JSON.stringify(capsules(60, 'A')));
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(9301) }, policyOf(settings), localhostOnly);
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    const sixty = [{ quantity: 60, unit: 'Vegetable Capsule(s)' }];
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1 });
+    expect(await netContentsOf(p)).toEqual([sixty]);
+
+    // As a monitor before decision 2300 wrote it: no net contents. Reading the same bytes re-derives them.
+    const asBefore = () => pool.query(`UPDATE history_states SET net_contents = '[]' WHERE product_id = $1`, [p]);
+    await asBefore();
+    day('2026-08-04');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    expect(await netContentsOf(p)).toEqual([sixty]);
+    // So does the operator step.
+    await asBefore();
+    const names = new IngredientNames(pool);
+    expect(await rederiveStates(pool, names, { by: 'test', productId: p })).toMatchObject({ examined: 1, rederived: [expect.stringMatching(/^hs_/)] });
+    expect(await netContentsOf(p)).toEqual([sixty]);
+
+    // Other bytes that say the same, read against a state that holds none: the same label, not a change.
+    await asBefore();
+    src.labelBodies.set(9301, JSON.stringify(capsules(60, 'B')));
+    day('2026-08-05');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    await rederiveStates(pool, names, { by: 'test', productId: p });
+
+    // The bottle grows: a new state and one serving candidate that names it.
+    src.labelBodies.set(9301, JSON.stringify(capsules(90, 'C')));
+    day('2026-08-10');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1, candidates_opened: 1 });
+    expect(await netContentsOf(p)).toEqual([sixty, [{ quantity: 90, unit: 'Vegetable Capsule(s)' }]]);
+    expect(await candidates(p)).toEqual([{ dimension: 'serving', summary: 'Net contents: 60 Vegetable Capsule(s) → 90 Vegetable Capsule(s)' }]);
+  });
+});
