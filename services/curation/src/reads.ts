@@ -1,5 +1,5 @@
 import type { Pool } from '@evidence-record/platform';
-import type { ChangeHeading } from '@evidence-record/contract';
+import { netContentsText, type ChangeHeading } from '@evidence-record/contract';
 import { NotFound } from './errors';
 import { labelOf, type LabelContent } from './labels';
 
@@ -33,6 +33,7 @@ export function declaredLines(label: LabelContent): string[] {
   const serving = [
     `Serving: ${s.size ?? '?'} ${s.unit ?? ''}`.trim() + (s.description ? ` (${s.description})` : ''),
     `Servings per container: ${s.servings_per_container ?? '?'}`,
+    ...(label.net_contents.length > 0 ? [`Net contents: ${netContentsText(label.net_contents)}`] : []),
   ];
   const blends = label.blends.map((b) => `Blend ${b.name}: ${b.total_amount ?? 'undisclosed'} ${b.total_unit ?? ''}`.trim());
   const ingredients = label.ingredients.map((i) => `${i.blend ? `[${i.blend}] ` : ''}${i.declared_name}: ${i.amount ?? 'undisclosed'} ${i.unit ?? ''}`.trim());

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
+import { declaredLines, labelOf } from '@evidence-record/curation';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
@@ -121,5 +122,9 @@ describe('net contents', () => {
     expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1, candidates_opened: 1 });
     expect(await netContentsOf(p)).toEqual([sixty, [{ quantity: 90, unit: 'Vegetable Capsule(s)' }]]);
     expect(await candidates(p)).toEqual([{ dimension: 'serving', summary: 'Net contents: 60 Vegetable Capsule(s) → 90 Vegetable Capsule(s)' }]);
+    // The console's label diff shows them beside the serving.
+    const [older, newer] = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1 ORDER BY observed_from`, [p])).rows;
+    expect(declaredLines(await labelOf(pool, older!.state_id)).slice(0, 3)).toEqual(['Serving: 1 Capsule(s)', 'Servings per container: ?', 'Net contents: 60 Vegetable Capsule(s)']);
+    expect(declaredLines(await labelOf(pool, newer!.state_id))[2]).toBe('Net contents: 90 Vegetable Capsule(s)');
   });
 });
