@@ -126,5 +126,11 @@ describe('net contents', () => {
     const [older, newer] = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1 ORDER BY observed_from`, [p])).rows;
     expect(declaredLines(await labelOf(pool, older!.state_id)).slice(0, 3)).toEqual(['Serving: 1 Capsule(s)', 'Servings per container: ?', 'Net contents: 60 Vegetable Capsule(s)']);
     expect(declaredLines(await labelOf(pool, newer!.state_id))[2]).toBe('Net contents: 90 Vegetable Capsule(s)');
+
+    // Both states as an older monitor wrote them: re-derivation restores both, and since only net contents were
+    // gained, it lists no candidate for a curator to review, though one names both states.
+    await asBefore();
+    expect(await rederiveStates(pool, names, { by: 'test', productId: p })).toMatchObject({ rederived: [older!.state_id, newer!.state_id], review: [] });
+    expect(await netContentsOf(p)).toEqual([sixty, [{ quantity: 90, unit: 'Vegetable Capsule(s)' }]]);
   });
 });

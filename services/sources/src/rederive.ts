@@ -52,6 +52,8 @@ export async function rederiveStates(
       [opts.productId ?? null, dsldLabel.name],
     );
     const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [] };
+    // States whose declared label reads differently now: a state that only gained net contents (decision 2300) changes no wording to review.
+    const reread: string[] = [];
     for (const s of rows) {
       const label = await labelFrom(pool, names, s.sha256);
       if (typeof label === 'string') {
@@ -69,21 +71,24 @@ export async function rederiveStates(
           out.unchanged++;
           continue;
         }
+        if (!sameLabel(done.before, done.after)) reread.push(s.state_id);
       } else {
-        if (rederivesTheSame(await labelOf(client, s.state_id), contentOf(label))) {
+        const before = await labelOf(client, s.state_id);
+        if (rederivesTheSame(before, contentOf(label))) {
           out.unchanged++;
           continue;
         }
+        if (!sameLabel(before, contentOf(label))) reread.push(s.state_id);
       }
       out.rederived.push(s.state_id);
     }
-    if (out.rederived.length > 0) {
+    if (reread.length > 0) {
       const refs = await client.query<{ state_id: string; candidate_ids: number[]; signal_ids: string[] }>(
         `SELECT s.state_id,
                 coalesce((SELECT array_agg(c.candidate_id ORDER BY c.candidate_id) FROM candidates c WHERE s.state_id IN (c.before_state_id, c.after_state_id)), '{}') AS candidate_ids,
                 coalesce((SELECT array_agg(g.signal_id ORDER BY g.signal_id) FROM signals g WHERE s.state_id IN (g.before_state_id, g.after_state_id)), '{}') AS signal_ids
            FROM unnest($1::text[]) AS s(state_id)`,
-        [out.rederived],
+        [reread],
       );
       out.review = refs.rows.filter((r) => r.candidate_ids.length > 0 || r.signal_ids.length > 0).map((r) => ({ ...r, candidate_ids: r.candidate_ids.map(Number) }));
     }
