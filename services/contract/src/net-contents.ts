@@ -3,8 +3,8 @@
  * one rule by which the service derives servings per container from them
  * when the label declares none (decision 2300).
  *
- * DSLD leaves `servingsPerContainer` null on about a quarter of real labels
- * (15 of the 59 real labels the tests read), almost all of them capsules and
+ * DSLD leaves `servingsPerContainer` null on many real labels (13 of the 59
+ * real labels the tests read), almost all of them capsules and
  * tablets whose net contents and serving size count the same thing: 60
  * caplets at 1 caplet a serving are 60 servings. Masses and volumes are not
  * divided: on real labels that declare both, net weight ÷ scoop is 30.7, 29.3
