@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };
-type Economics = { calculations: Calc[]; commercial_facts: Array<{ servings_per_container: number | null }>; limitations: string[] };
+type Economics = { calculations: Calc[]; commercial_facts: Array<{ servings_per_container: number | null }>; limitations: string[]; confidence: { basis: string } };
 type ProductRecord = { verified_facts: Array<{ kind: string; value: { declared_name: string; amount: number | null; unit: string | null } }> };
 
 const netContentsOf = async (productId: string) =>
@@ -76,6 +76,7 @@ describe('net contents', () => {
     });
     expect(perServing.note).toBe("The label declares no servings per container; 60 is the service's net contents 60 Caplet(s) ÷ serving size 1 Caplet(s).");
     expect(economics.limitations).toContainEqual(expect.stringMatching(/derives them as its net contents ÷ its serving size/));
+    expect(economics.confidence.basis).toMatch(/derived from the declared net contents and serving size/);
     // What the price observation says stays what was declared: none.
     expect(economics.commercial_facts[0]!.servings_per_container).toBeNull();
   });

@@ -78,7 +78,9 @@ export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_ec
           ? { level: 'none', basis: 'No price observation.' }
           : uncalculated
             ? { level: 'medium', basis: 'Some observations lack servings per container.' }
-            : { level: 'high', basis: 'Arithmetic on dated price observations and declared servings per container.' },
+            : servings.some((s) => s.servings.derived)
+              ? { level: 'high', basis: 'Arithmetic on dated price observations and servings per container, declared or derived from the declared net contents and serving size.' }
+              : { level: 'high', basis: 'Arithmetic on dated price observations and declared servings per container.' },
     });
   });
 };
