@@ -129,6 +129,19 @@ describe('offer pages', () => {
     const bare = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [] } }));
     expect(bare).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }] } });
   });
+  it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {
+    const spec = (priceType: string | null, price: string) => ({ '@type': 'UnitPriceSpecification', ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}), price, priceCurrency: 'USD' });
+    const offer = (price: string | null, ...specs: object[]) => page({ '@type': 'Product', offers: { '@type': 'Offer', price, priceCurrency: price === null ? null : 'USD', priceSpecification: specs } });
+    expect(parseOfferPage(offer(null, spec('SalePrice', '34.99'), spec('StrikethroughPrice', '44.99')))).toMatchObject({
+      ok: true,
+      reading: { prices: [{ price_cents: 4499, basis: 'list' }, { price_cents: 3499, basis: 'promotional' }] },
+    });
+    expect(parseOfferPage(offer(null, spec('SalePrice', '34.99')))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3499, basis: 'promotional' }] } });
+    for (const other of ['MSRP', 'SRP', 'MinimumAdvertisedPrice', 'InvoicePrice']) {
+      expect(parseOfferPage(offer('39.99', spec(other, '59.99'))), other).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+      expect(parseOfferPage(offer(null, spec(other, '59.99'))), other).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
+    }
+  });
   it('does not read a unit price (per kilogram, per serving) as the price of the container', () => {
     const perKilogram = { '@type': 'UnitPriceSpecification', price: '88.86', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' } };
     const perServing = { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: '1.67', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitText: 'serving', unitCode: 'XSV' } };

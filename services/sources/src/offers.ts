@@ -220,9 +220,11 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   }
   const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter((s): s is Obj => isObj(s) && !perQuantity(s));
   const currency = String(offer.priceCurrency ?? specs.find((s) => s.priceCurrency)?.priceCurrency ?? '').toUpperCase();
-  const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price);
   const listSpec = specs.find((s) => ['ListPrice', 'StrikethroughPrice'].includes(priceTypeOf(s)));
   const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
+  // With no offer price, the selling price is the unmarked spec, else the one marked SalePrice. A spec of any other
+  // type (MSRP, SRP, MinimumAdvertisedPrice, InvoicePrice) is neither what the page sells at nor its list price.
+  const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price ?? saleSpec?.price);
   const list = listSpec ? centsOf(listSpec.price) : null;
   if (selling === null && list === null) return null;
   if (currency !== 'USD') return { ok: false, outcome: 'empty', reason: `the offer is priced in ${currency || 'no stated currency'}, not USD` };
