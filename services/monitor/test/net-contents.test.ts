@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RunningService } from '@evidence-record/platform';
 import { declaredLines, labelOf } from '@evidence-record/curation';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
-import { dsldLabel, startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
-import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { answerOf, localhostOnly, product, startRecord, testMonitor, testSettings } from './support';
+import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
+import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
 
 /**
  * Net contents (decision 2300): kept as the label declares them, a serving
@@ -17,27 +16,17 @@ import { answerOf, localhostOnly, product, startRecord, testMonitor, testSetting
  * capsule labels of the second test are composed here from the demo's label
  * builder, not real. Real Postgres, the record service's real answers.
  */
-let db: TestDatabase;
+const world = recordWorld();
 let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
 const caplets = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/19173.json', import.meta.url)), 'utf8');
 
-beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url, { max: 6 });
-  src = await startSourceServer();
+beforeAll(() => {
+  ({ pool, src, record } = world);
   src.labelBodies.set(19173, caplets);
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-  record = await startRecord(pool);
-});
-
-afterAll(async () => {
-  await record?.close();
-  await src?.close();
-  await pool?.end();
-  await db?.drop();
 });
 
 type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RunningService } from '@evidence-record/platform';
 import { addSource, policyOf, runOnce } from '@evidence-record/sources';
-import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
-import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { answerOf, product, startRecord, testMonitor, testSettings } from './support';
+import type { SourceServer } from '@evidence-record/demo-sources';
+import { answerOf, product, recordWorld, testMonitor, testSettings } from './support';
 
 /**
  * One observation per reading that says something new (issue 23, item 7): a
@@ -11,24 +10,14 @@ import { answerOf, product, startRecord, testMonitor, testSettings } from './sup
  * nothing in the price history, and get_serving_economics lists each
  * distinct observation once, including duplicates an older monitor wrote.
  */
-let db: TestDatabase;
+const world = recordWorld();
 let pool: Pool;
 let src: SourceServer;
 let record: RunningService;
 const settings = testSettings();
 
-beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url, { max: 6 });
-  src = await startSourceServer();
-  record = await startRecord(pool);
-});
-
-afterAll(async () => {
-  await record?.close();
-  await src?.close();
-  await pool?.end();
-  await db?.drop();
+beforeAll(() => {
+  ({ pool, src, record } = world);
 });
 
 interface Economics {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RunningService } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
-import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
-import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { answerOf, product, startRecord, testMonitor, testSettings } from './support';
+import type { SourceServer } from '@evidence-record/demo-sources';
+import { answerOf, product, recordWorld, testMonitor, testSettings } from './support';
 import type { MonitorSettings } from '@evidence-record/sources';
 
 /**
@@ -15,25 +14,15 @@ import type { MonitorSettings } from '@evidence-record/sources';
  * history and candidates are that variant's alone. The pages are composed by
  * the demo source server (a schema.org ProductGroup), not copies of real ones.
  */
-let db: TestDatabase;
+const world = recordWorld();
 let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
 
-beforeAll(async () => {
-  db = await emptyDatabase();
-  pool = createPool(db.url, { max: 6 });
-  src = await startSourceServer();
+beforeAll(() => {
+  ({ pool, src, record } = world);
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-  record = await startRecord(pool);
-});
-
-afterAll(async () => {
-  await record?.close();
-  await src?.close();
-  await pool?.end();
-  await db?.drop();
 });
 
 type Economics = { commercial_facts: Array<Record<string, unknown>> };

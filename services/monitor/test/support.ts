@@ -1,5 +1,7 @@
-import { expect } from 'vitest';
-import { Metrics, createLogger, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
+import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
+import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
 import { createRecordApp } from '@evidence-record/record';
 import { addProduct } from '@evidence-record/curation';
 import { createMonitor, defaultSettings, type MonitorSettings, type Resolver } from '@evidence-record/sources';
@@ -38,6 +40,35 @@ export async function product(pool: Pool, name: string): Promise<string> {
 export async function startRecord(pool: Pool): Promise<RunningService> {
   const log = createLogger('record-test', 'silent');
   return startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
+}
+
+export interface RecordWorld {
+  db: TestDatabase;
+  pool: Pool;
+  src: SourceServer;
+  record: RunningService;
+}
+
+/**
+ * A test file's own Record: an empty database, a pool, the demo source server and the record service on that
+ * database, opened before the file's tests and closed after them. Its fields are set once the file's first
+ * beforeAll has run (hooks run in the order they are registered, so call this before registering others).
+ */
+export function recordWorld(): RecordWorld {
+  const world = {} as RecordWorld;
+  beforeAll(async () => {
+    world.db = await emptyDatabase();
+    world.pool = createPool(world.db.url, { max: 6 });
+    world.src = await startSourceServer();
+    world.record = await startRecord(world.pool);
+  });
+  afterAll(async () => {
+    await world.record?.close();
+    await world.src?.close();
+    await world.pool?.end();
+    await world.db?.drop();
+  });
+  return world;
 }
 
 /** A 200 answer of the record service at `path` (under /api/v1). */
