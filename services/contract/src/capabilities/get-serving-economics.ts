@@ -33,7 +33,8 @@ export const ServingEconomicsCoverage = open({
 export const getServingEconomics = defineCapability({
   name: 'get_serving_economics',
   method: 'GET', path: '/api/v1/products/:product_id/serving-economics', scope: 'economics:read', cost: 'product', service: 'record', tool: 'products.serving_economics', readOnly: true,
-  description: 'Price per serving (and per gram of declared ingredients where meaningful) as calculations with operands, list and promotional kept apart.',
+  description:
+    'Price per serving (and per gram of declared ingredients where meaningful) as calculations with operands, list and promotional kept apart. Servings per container are the declared ones; where a label declares none, net contents ÷ serving size for capsules, tablets and other counted forms, marked as derived.',
   params: ProductPath, query: EmptyQuery, body: null,
   answer: { coverage: ServingEconomicsCoverage },
   refusals: ['not_found'],
