@@ -88,3 +88,23 @@ export function netContentsText(list: readonly NetContent[] | null | undefined):
 export function derivationText(d: DerivedServings): string {
   return `net contents ${netContentText(d.net_contents)} ÷ serving size ${number(d.serving_size)} ${d.serving_unit}`;
 }
+
+/** What a label state declares that servings per container can come from. */
+export interface ServingDeclaration {
+  servings_per_container: number | null;
+  serving_size: number | null;
+  serving_unit: string | null;
+  net_contents: readonly NetContent[] | null;
+}
+
+/**
+ * The servings per container a label state gives a price: the ones it
+ * declares, else the ones derived from its net contents (`derived` set), else
+ * null. The one order every answer that divides a price by servings keeps.
+ */
+export function servingsOfState(state: ServingDeclaration | null): { value: number; derived: DerivedServings | null } | null {
+  if (!state) return null;
+  if (state.servings_per_container !== null) return { value: Number(state.servings_per_container), derived: null };
+  const derived = deriveServings({ size: state.serving_size, unit: state.serving_unit }, state.net_contents);
+  return derived ? { value: derived.value, derived } : null;
+}

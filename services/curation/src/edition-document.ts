@@ -60,6 +60,8 @@ export interface EditionDocument {
     price_basis: 'list';
     price_cents: number;
     servings_per_container: number;
+    /** Absent: the observation's own (decision 2300). */
+    servings_source?: string;
     price_per_serving_usd: number;
     calculation: string;
   }>;
@@ -240,6 +242,8 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
       price_basis: 'list' as const,
       price_cents: o.price_cents,
       servings_per_container: o.servings_per_container,
+      // Only where it is not the observation's own, so a document computed before this field keeps its hash.
+      ...(o.servings_source ? { servings_source: o.servings_source } : {}),
       price_per_serving_usd: round(o.price_cents / o.servings_per_container / 100, 2),
       calculation: 'price_cents / servings_per_container / 100, rounded to cents',
     }))

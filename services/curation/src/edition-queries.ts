@@ -1,4 +1,5 @@
 import type { PoolClient } from '@evidence-record/platform';
+import { derivationText, servingsOfState, type NetContent } from '@evidence-record/contract';
 
 /**
  * What an edition document is computed from. Only released Signals, public
@@ -150,17 +151,46 @@ export interface ListPriceRow {
   observed_at: string;
   price_cents: number;
   servings_per_container: number;
+  /** Absent: the observation's own. Else the label state it was matched to declares them, or they are derived from its net contents. */
+  servings_source?: string;
 }
 
-/** List prices observed in the period that carry their own servings per container. */
+/**
+ * List prices observed in the period with the servings per container they are divided by: the observation's own,
+ * else what the label state it was matched to declares or derives from its net contents (decision 2300). A price the
+ * monitor reads from a retailer page carries none of its own, so without its label it would never be counted.
+ */
 export async function listPricesBetween(client: PoolClient, from: string, asOf: string): Promise<ListPriceRow[]> {
-  const { rows } = await client.query<ListPriceRow>({
+  const { rows } = await client.query<{
+    product_id: string;
+    retailer: string;
+    observed_at: string;
+    price_cents: number;
+    servings_per_container: number | null;
+    state_servings: number | null;
+    state_serving_size: number | null;
+    state_serving_unit: string | null;
+    state_net_contents: NetContent[] | null;
+  }>({
     name: 'ledger-list-prices-between',
-    text: `SELECT product_id, retailer, observed_at, price_cents, servings_per_container
-             FROM price_observations
-            WHERE price_basis = 'list' AND servings_per_container IS NOT NULL AND observed_at BETWEEN $1::date AND $2::date
-            ORDER BY product_id, observed_at DESC, retailer`,
+    text: `SELECT o.product_id, o.retailer, o.observed_at, o.price_cents, o.servings_per_container,
+                  h.servings_per_container AS state_servings, h.serving_size AS state_serving_size, h.serving_unit AS state_serving_unit,
+                  h.net_contents AS state_net_contents
+             FROM price_observations o LEFT JOIN history_states h ON h.state_id = o.state_id
+            WHERE o.price_basis = 'list' AND o.observed_at BETWEEN $1::date AND $2::date
+              AND (o.servings_per_container IS NOT NULL OR h.servings_per_container IS NOT NULL OR jsonb_array_length(h.net_contents) > 0)
+            ORDER BY o.product_id, o.observed_at DESC, o.retailer`,
     values: [from, asOf],
   });
-  return rows;
+  const out: ListPriceRow[] = [];
+  for (const r of rows) {
+    const base = { product_id: r.product_id, retailer: r.retailer, observed_at: r.observed_at, price_cents: r.price_cents };
+    if (r.servings_per_container !== null) {
+      out.push({ ...base, servings_per_container: Number(r.servings_per_container) });
+      continue;
+    }
+    const s = servingsOfState({ servings_per_container: r.state_servings, serving_size: r.state_serving_size, serving_unit: r.state_serving_unit, net_contents: r.state_net_contents });
+    if (s) out.push({ ...base, servings_per_container: s.value, servings_source: s.derived ? `derived: ${derivationText(s.derived)}` : 'label state' });
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
-import { declaredLines, labelOf } from '@evidence-record/curation';
+import { computeEditionDocument, declaredLines, labelOf } from '@evidence-record/curation';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
 import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
@@ -21,11 +21,12 @@ let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
-const caplets = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/19173.json', import.meta.url)), 'utf8');
+const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 
 beforeAll(() => {
   ({ pool, src, record } = world);
-  src.labelBodies.set(19173, caplets);
+  src.labelBodies.set(19173, real(19173));
+  src.labelBodies.set(1179, real(1179));
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
 });
 
@@ -68,6 +69,29 @@ describe('net contents', () => {
     expect(economics.confidence.basis).toMatch(/derived from the declared net contents and serving size/);
     // What the price observation says stays what was declared: none.
     expect(economics.commercial_facts[0]!.servings_per_container).toBeNull();
+
+    // The month's ledger edition counts the price too, by its label (before, only prices carrying their own servings
+    // counted, and no price the monitor reads from a retailer page carries any). Real label 1179 declares 20 servings.
+    const declared = await product(pool, 'Ravage Real 1179');
+    await addSource(pool, { product_id: declared, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings), localhostOnly);
+    src.offers.set('shelfwise/ravage', { name: 'Ravage', price: 39.99, listPrice: 39.99 });
+    await addSource(pool, { product_id: declared, kind: 'offer_page', url: src.offerUrl('shelfwise', 'ravage'), retailer: 'Shelfwise' }, policyOf(settings), localhostOnly);
+    expect(await runOnce(deps, { productId: declared })).toMatchObject({ valid: 2, prices_recorded: 1 });
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const edition = await computeEditionDocument(client, { edition_id: 'ed_2026_08', period: '2026-08', status: 'open' }, '2026-08-20');
+      await client.query('ROLLBACK');
+      expect(edition.serving_economics.map(({ product_id, servings_per_container, servings_source, price_per_serving_usd }) => ({ product_id, servings_per_container, servings_source, price_per_serving_usd }))).toEqual(
+        expect.arrayContaining([
+          { product_id: p, servings_per_container: 60, servings_source: 'derived: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)', price_per_serving_usd: 0.5 },
+          { product_id: declared, servings_per_container: 20, servings_source: 'label state', price_per_serving_usd: 2 },
+        ]),
+      );
+      expect(edition.category_benchmarks.find((b) => b.name === 'Median list price per serving')?.cohort.denominator).toBe(2);
+    } finally {
+      client.release();
+    }
   });
 
   it('are gained by re-derivation without a change, and a change of them is a serving change worded as one', async () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { deriveServings, derivationText, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
+import { derivationText, servingsOfState, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
 /**
@@ -65,11 +65,12 @@ export function presentPrice(p: PriceRow): CommercialFactOut {
 /** Price per serving is the service's arithmetic on a list price, never a manufacturer figure. */
 export function pricePerServing(p: PriceRow): CalculationOut {
   // Where the matched label declares none, net contents ÷ serving size (decision 2300), said so in the operand and the note.
-  const derived =
-    p.servings_per_container === null && p.state_servings_per_container === null
-      ? deriveServings({ size: p.state_serving_size, unit: p.state_serving_unit }, p.state_net_contents)
+  const ofState =
+    p.servings_per_container === null
+      ? servingsOfState({ servings_per_container: p.state_servings_per_container, serving_size: p.state_serving_size, serving_unit: p.state_serving_unit, net_contents: p.state_net_contents })
       : null;
-  const servings = p.servings_per_container ?? p.state_servings_per_container ?? derived?.value ?? null;
+  const derived = ofState?.derived ?? null;
+  const servings = p.servings_per_container ?? ofState?.value ?? null;
   const price = p.price_cents / 100;
   return {
     name: 'price_per_serving',

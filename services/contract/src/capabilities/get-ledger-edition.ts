@@ -36,6 +36,12 @@ export const LedgerEditionDocument = open({
       price_basis: z.string().describe('list'),
       price_cents: z.number().int(),
       servings_per_container: z.number(),
+      servings_source: z
+        .string()
+        .optional()
+        .describe(
+          "where servings_per_container comes from when the price observation carries none of its own: 'label state' (the label state the price was matched to declares them) or 'derived: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2300); absent: the observation's own",
+        ),
       price_per_serving_usd: z.number(),
       calculation: z.string(),
     }),

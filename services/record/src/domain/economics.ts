@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { deriveServings, derivationText, type Calculation, type CommercialFact, type DerivedServings, type NetContent } from '@evidence-record/contract';
+import { derivationText, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
 import type { PriceRow } from '../queries/prices';
 
 export type CalculationOut = z.infer<typeof Calculation>;
@@ -40,19 +40,10 @@ export interface Servings {
   derived?: DerivedServings;
 }
 
-/** What a label state declares that servings per container can come from. */
-export interface ServingDeclaration {
-  servings_per_container: number | null;
-  serving_size: number | null;
-  serving_unit: string | null;
-  net_contents: NetContent[] | null;
-}
-
 function fromState(state: ServingDeclaration | null, which: string): Servings | null {
-  if (!state) return null;
-  if (state.servings_per_container !== null) return { value: state.servings_per_container, source: which };
-  const derived = deriveServings({ size: state.serving_size, unit: state.serving_unit }, state.net_contents);
-  return derived ? { value: derived.value, source: `derived from the ${which}: ${derivationText(derived)}`, derived } : null;
+  const s = servingsOfState(state);
+  if (!s) return null;
+  return s.derived ? { value: s.value, source: `derived from the ${which}: ${derivationText(s.derived)}`, derived: s.derived } : { value: s.value, source: which };
 }
 
 /**
