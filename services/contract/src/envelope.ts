@@ -64,6 +64,10 @@ export const HistoryState = z.strictObject({
   comparable: z.boolean().describe('true when this state can be compared with another comparable state of the same product'),
   serving: ServingConfiguration.nullable(),
   other_servings: z.array(OtherServing).optional().describe('the serving sizes the label declares besides `serving`; absent when it declares one'),
+  net_contents: z
+    .array(z.strictObject({ quantity: z.number(), unit: z.string() }).meta({ id: 'NetContent' }))
+    .optional()
+    .describe('what the label declares the container holds ("60 Caplet(s)", "520 g"), in its order; absent when the Record holds none for this state (decision 2300)'),
   declared_ingredient_count: z.number().int(),
   note: z.string().nullable(),
 }).meta({ id: 'HistoryState' });

@@ -140,6 +140,12 @@ describe('net contents', () => {
     const [older, newer] = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1 ORDER BY observed_from`, [p])).rows;
     expect(declaredLines(await labelOf(pool, older!.state_id)).slice(0, 3)).toEqual(['Serving: 1 Capsule(s)', 'Servings per container: ?', 'Net contents: 60 Vegetable Capsule(s)']);
     expect(declaredLines(await labelOf(pool, newer!.state_id))[2]).toBe('Net contents: 90 Vegetable Capsule(s)');
+    // The product's history shows each state's net contents beside its serving.
+    const history = await answerOf<{ history: Array<{ state_id: string; net_contents?: unknown }> }>(record, `/products/${p}/history`);
+    expect(history.history.map((s) => [s.state_id, s.net_contents])).toEqual([
+      [older!.state_id, sixty],
+      [newer!.state_id, [{ quantity: 90, unit: 'Vegetable Capsule(s)' }]],
+    ]);
 
     // Both states as an older monitor wrote them: re-derivation restores both, and since only net contents were
     // gained, it lists no candidate for a curator to review, though one names both states.

@@ -23,6 +23,7 @@ export function presentState(s: StateRow): HistoryStateOut {
     serving: hasServing
       ? { serving_size: s.serving_size, serving_unit: s.serving_unit, servings_per_container: s.servings_per_container, description: s.serving_description }
       : null,
+    ...((s.net_contents ?? []).length > 0 ? { net_contents: s.net_contents.map((n) => ({ quantity: n.quantity, unit: n.unit })) } : {}),
     declared_ingredient_count: s.declared_ingredient_count,
     note: s.note,
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
-import { differingIngredients, presentPrice, pricePerServing } from '../src/present';
+import { differingIngredients, presentPrice, presentState, pricePerServing } from '../src/present';
 import { resolveWindow } from '../src/capabilities/get-category-snapshot';
 import { addDays, daysInclusive, isCalendarDate } from '@evidence-record/contract';
 import { proportion } from '../src/proportion';
@@ -65,6 +65,17 @@ describe('presentPrice', () => {
     expect(pricePerServing({ ...undeclared, state_net_contents: [{ quantity: 500, unit: 'g' }] })).toMatchObject({ result: null });
     // The commercial fact reports what is declared, never the derived figure.
     expect(presentPrice(undeclared).servings_per_container).toBeNull();
+  });
+});
+
+describe('presentState', () => {
+  const state = {
+    state_id: 'hs_aaaaaaaaaaaa', product_id: 'prd_aaaaaaaaaaaa', observed_from: '2026-08-03', observed_to: '2026-08-05', classification: 'comparable' as const,
+    serving_size: 1, serving_unit: 'Capsule(s)', servings_per_container: null, serving_description: null, note: null, declared_ingredient_count: 2, net_contents: [],
+  };
+  it('shows net contents beside the serving where the state holds them, and nothing where it holds none (decision 2300)', () => {
+    expect(presentState(state)).not.toHaveProperty('net_contents');
+    expect(presentState({ ...state, net_contents: [{ quantity: 90, unit: 'Vegetable Capsule(s)' }] }).net_contents).toEqual([{ quantity: 90, unit: 'Vegetable Capsule(s)' }]);
   });
 });
 

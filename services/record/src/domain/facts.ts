@@ -124,6 +124,7 @@ export function historyState(state: StateRow, comparableStates: number): History
           other_servings: state.other_servings.map((o) => ({ serving_order: o.serving_order, serving_size: o.size, serving_unit: o.unit, description: o.description, note: o.note })),
         }
       : {}),
+    ...((state.net_contents ?? []).length > 0 ? { net_contents: state.net_contents.map((n) => ({ quantity: n.quantity, unit: n.unit })) } : {}),
     declared_ingredient_count: state.declared_ingredient_count,
     note: state.note,
   };

@@ -12,6 +12,7 @@ export interface StateRow {
   serving_unit: string | null;
   servings_per_container: number | null;
   serving_description: string | null;
+  net_contents: NetContent[];
   note: string | null;
   declared_ingredient_count: number;
 }
@@ -20,7 +21,7 @@ export async function historyStates(client: PoolClient, stateIds: string[]): Pro
   const { rows } = await client.query<StateRow>({
     name: 'signals-history-states',
     text: `SELECT h.state_id, h.product_id, h.observed_from, h.observed_to, h.classification, h.serving_size, h.serving_unit,
-                  h.servings_per_container, h.serving_description, h.note,
+                  h.servings_per_container, h.serving_description, h.net_contents, h.note,
                   (SELECT count(*)::int FROM declared_ingredients d WHERE d.state_id = h.state_id) AS declared_ingredient_count
              FROM history_states h WHERE h.state_id = ANY($1::text[])`,
     values: [stateIds],
