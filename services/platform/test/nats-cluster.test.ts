@@ -106,7 +106,13 @@ describe('stream replicas (NATS_STREAM_REPLICAS)', () => {
       expect(p.followers, stream).toHaveLength(2);
     }
     await ensureDurableConsumer({ nc, stream: names.signals.stream, durable: 'fanout', filterSubject: names.signals.released, ackWaitMs: 30_000 });
-    const consumer = await (await nc.jetstreamManager()).consumers.info(names.signals.stream, 'fanout');
+    const jsm = await nc.jetstreamManager();
+    // Its group settles as the stream's did: read right after the test before this one restarted nodes, the answer
+    // once listed three replicas. A leader and its two followers, within 30 s, or the test fails.
+    const consumer = await waitFor('consumer led and followed by two replicas', async () => {
+      const c = await jsm.consumers.info(names.signals.stream, 'fanout');
+      return c.cluster?.leader && (c.cluster.replicas ?? []).length === 2 ? c : null;
+    }, 30_000, 250);
     // No replicas of its own: it is replicated as its stream is.
     expect(consumer.config.num_replicas ?? 0).toBe(0);
     expect(consumer.cluster?.replicas ?? []).toHaveLength(2);
