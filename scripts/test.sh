@@ -142,7 +142,9 @@ summary=$(RESILIENCE_RAN=$resilience_ran node -e '
   for (const file of reports) {
     try {
       const r = JSON.parse(fs.readFileSync(file, "utf8"));
-      passed += r.numPassedTests; failed += r.numFailedTests + (r.numFailedTestSuites || 0); skipped += r.numPendingTests + (r.numTodoTests || 0);
+      // A file that failed without a failed test (it did not load, a hook threw) counts once; a failed test is not counted again for its file and describe.
+      const brokenFiles = (r.testResults || []).filter((t) => t.status === "failed" && !(t.assertionResults || []).some((a) => a.status === "failed")).length;
+      passed += r.numPassedTests; failed += r.numFailedTests + brokenFiles; skipped += r.numPendingTests + (r.numTodoTests || 0);
     } catch { failed += 1; }
   }
   process.stdout.write(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
