@@ -11,10 +11,11 @@ import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSetting
  * Net contents (decision 2300): kept as the label declares them, a serving
  * change when they change, gained by re-derivation (never a change) by states
  * read before the Record read them, and divided by the serving size into
- * servings per container where the label declares none. Real DSLD label
- * 19173 (60 caplets, servingsPerContainer null) is served byte for byte; the
- * capsule labels of the second test are composed here from the demo's label
- * builder, not real. Real Postgres, the record service's real answers.
+ * servings per container where the label declares none, in the record
+ * service's answers and in the month's ledger edition. Real DSLD labels 19173
+ * (60 caplets, servingsPerContainer null) and 1179 (20 servings declared) are
+ * served byte for byte; the capsule labels of the second test are composed
+ * here from the demo's label builder, not real. Real Postgres throughout.
  */
 const world = recordWorld();
 let pool: Pool;
