@@ -142,6 +142,17 @@ describe('offer pages', () => {
       expect(parseOfferPage(offer(null, spec(other, '59.99'))), other).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
     }
   });
+  it('reads a price written with a dollar sign or thousands commas, never a decimal comma or other text', () => {
+    const priced = (price: unknown, priceCurrency = 'USD') => parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price, priceCurrency } }));
+    for (const [price, cents] of [['$39.99', 3999], ['$ 39.99', 3999], ['1,049.00', 104900], [' 44.5 ', 4450], [39.99, 3999]] as const) {
+      expect(priced(price), String(price)).toMatchObject({ ok: true, reading: { prices: [{ price_cents: cents, basis: 'unspecified' }] } });
+    }
+    for (const price of ['39,99', '$39.99 USD', 'US$39.99', '39.99$', '1,04.00', '$', 'free', '-5']) {
+      expect(priced(price), price).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
+    }
+    // A dollar sign says nothing about the currency: the offer's priceCurrency still decides.
+    expect(priced('$39.99', 'CAD')).toMatchObject({ ok: false, outcome: 'empty', reason: 'the offer is priced in CAD, not USD' });
+  });
   it('does not read a unit price (per kilogram, per serving) as the price of the container', () => {
     const perKilogram = { '@type': 'UnitPriceSpecification', price: '88.86', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' } };
     const perServing = { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: '1.67', priceCurrency: 'USD', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitText: 'serving', unitCode: 'XSV' } };

@@ -130,7 +130,9 @@ function offersOf(product: Obj): NamedOffer[] {
 }
 
 export function centsOf(v: unknown): number | null {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : NaN;
+  // schema.org asks for digits and a dot; pages also write "$39.99" or "1,049.00". A decimal comma ("39,99") is not read.
+  const text = typeof v === 'string' ? /^\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*$/.exec(v) : null;
+  const n = typeof v === 'number' ? v : text ? Number(`${text[1]!.replaceAll(',', '')}${text[2] ?? ''}`) : NaN;
   if (!Number.isFinite(n) || n <= 0) return null;
   return Math.round(n * 100);
 }
