@@ -173,13 +173,18 @@ export async function listPricesBetween(client: PoolClient, from: string, asOf: 
     state_net_contents: NetContent[] | null;
   }>({
     name: 'ledger-list-prices-between',
+    // Two parts, so that only prices without servings of their own pay for reading their label state.
     text: `SELECT o.product_id, o.retailer, o.observed_at, o.price_cents, o.servings_per_container,
-                  h.servings_per_container AS state_servings, h.serving_size AS state_serving_size, h.serving_unit AS state_serving_unit,
-                  h.net_contents AS state_net_contents
-             FROM price_observations o LEFT JOIN history_states h ON h.state_id = o.state_id
-            WHERE o.price_basis = 'list' AND o.observed_at BETWEEN $1::date AND $2::date
-              AND (o.servings_per_container IS NOT NULL OR h.servings_per_container IS NOT NULL OR jsonb_array_length(h.net_contents) > 0)
-            ORDER BY o.product_id, o.observed_at DESC, o.retailer`,
+                  NULL::numeric AS state_servings, NULL::numeric AS state_serving_size, NULL::text AS state_serving_unit, NULL::jsonb AS state_net_contents
+             FROM price_observations o
+            WHERE o.price_basis = 'list' AND o.servings_per_container IS NOT NULL AND o.observed_at BETWEEN $1::date AND $2::date
+           UNION ALL
+           SELECT o.product_id, o.retailer, o.observed_at, o.price_cents, NULL::numeric,
+                  h.servings_per_container, h.serving_size, h.serving_unit, h.net_contents
+             FROM price_observations o JOIN history_states h ON h.state_id = o.state_id
+            WHERE o.price_basis = 'list' AND o.servings_per_container IS NULL AND o.observed_at BETWEEN $1::date AND $2::date
+              AND (h.servings_per_container IS NOT NULL OR jsonb_array_length(h.net_contents) > 0)
+            ORDER BY product_id, observed_at DESC, retailer`,
     values: [from, asOf],
   });
   const out: ListPriceRow[] = [];
