@@ -89,6 +89,11 @@ export function derivationText(d: DerivedServings): string {
   return `net contents ${netContentText(d.net_contents)} ÷ serving size ${number(d.serving_size)} ${d.serving_unit}`;
 }
 
+/** The note of a price-per-serving calculation that divides by a derived figure: one wording in every answer. */
+export function derivedServingsNote(d: DerivedServings): string {
+  return `The label declares no servings per container; ${d.value} is the service's ${derivationText(d)}.`;
+}
+
 /** What a label state declares that servings per container can come from. */
 export interface ServingDeclaration {
   servings_per_container: number | null;

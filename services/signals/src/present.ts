@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { derivationText, servingsOfState, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
+import { derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
 /**
@@ -100,7 +100,7 @@ export function pricePerServing(p: PriceRow): CalculationOut {
     note: !servings
       ? 'servings per container not recorded; no per-serving figure'
       : derived
-        ? `The label declares no servings per container; ${derived.value} is the service's ${derivationText(derived)}.`
+        ? derivedServingsNote(derived)
         : null,
   };
 }

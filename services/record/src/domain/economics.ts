@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { derivationText, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
+import { derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
 import type { PriceRow } from '../queries/prices';
 
 export type CalculationOut = z.infer<typeof Calculation>;
@@ -85,7 +85,7 @@ export function pricePerServing(row: PriceRow, servings: Servings): CalculationO
       result === null
         ? 'Not calculated: servings per container are not declared in the Record.'
         : servings.derived
-          ? `The label declares no servings per container; ${servings.derived.value} is the service's ${derivationText(servings.derived)}.`
+          ? derivedServingsNote(servings.derived)
           : null,
   };
 }
