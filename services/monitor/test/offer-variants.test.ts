@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
-import type { SourceServer } from '@evidence-record/demo-sources';
+import type { OfferSpec, SourceServer } from '@evidence-record/demo-sources';
 import { answerOf, product, recordWorld, testMonitor, testSettings } from './support';
 import type { MonitorSettings } from '@evidence-record/sources';
 
@@ -25,6 +25,9 @@ beforeAll(() => {
   settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
 });
 
+/** The composed retailer page shelfwise/<slug>: these variants, and no price of its own. */
+const serveVariants = (slug: string, name: string, variants: NonNullable<OfferSpec['variants']>) => src.offers.set(`shelfwise/${slug}`, { name, price: 0, variants });
+
 type Economics = { commercial_facts: Array<Record<string, unknown>> };
 const observations = async (sourceId: number) =>
   (await pool.query('SELECT observed_at, price_cents, price_basis FROM price_observations WHERE source_id = $1 ORDER BY observation_id', [sourceId])).rows;
@@ -37,14 +40,10 @@ describe('an offer page of several variants', () => {
   it("is unreadable to a source naming none, read by variant for one that names it, and a variant's history is its own", async () => {
     const p = await product(pool, 'Variant Flow');
     const url = src.offerUrl('shelfwise', 'variant-flow');
-    src.offers.set('shelfwise/variant-flow', {
-      name: 'Variant Flow',
-      price: 0,
-      variants: [
-        { sku: 'VF-30', price: 39.99, listPrice: 44.99 },
-        { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
-      ],
-    });
+    serveVariants('variant-flow', 'Variant Flow', [
+      { sku: 'VF-30', price: 39.99, listPrice: 44.99 },
+      { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
+    ]);
     const whole = await addSource(pool, { product_id: p, kind: 'offer_page', url, retailer: 'Shelfwise' }, policyOf(settings));
     const { deps, day } = testMonitor(pool, settings);
 
@@ -69,27 +68,19 @@ describe('an offer page of several variants', () => {
 
     // The page reorders its variants and the other size's list price moves: nothing changed for this source.
     day('2026-07-08');
-    src.offers.set('shelfwise/variant-flow', {
-      name: 'Variant Flow',
-      price: 0,
-      variants: [
-        { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
-        { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
-      ],
-    });
+    serveVariants('variant-flow', 'Variant Flow', [
+      { sku: 'VF-60', gtin12: '012345678905', price: 64.99, listPrice: 64.99 },
+      { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
+    ]);
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 1, candidates_opened: 0 });
     expect(await priceCandidates(p)).toEqual([]);
 
     // Its own list price moves: one candidate, between its own two list observations.
     day('2026-07-15');
-    src.offers.set('shelfwise/variant-flow', {
-      name: 'Variant Flow',
-      price: 0,
-      variants: [
-        { sku: 'VF-60', gtin12: '012345678905', price: 69.99, listPrice: 69.99 },
-        { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
-      ],
-    });
+    serveVariants('variant-flow', 'Variant Flow', [
+      { sku: 'VF-60', gtin12: '012345678905', price: 69.99, listPrice: 69.99 },
+      { sku: 'VF-30', price: 42.99, listPrice: 49.99 },
+    ]);
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, prices_recorded: 1, candidates_opened: 1 });
     expect(await priceCandidates(p)).toEqual([{ status: 'open', window_start: '2026-07-08', window_end: '2026-07-15' }]);
     expect(await observations(sixty.source_id)).toEqual([
@@ -108,7 +99,7 @@ describe('an offer page of several variants', () => {
 
     // A variant the page no longer offers is an empty check, not another variant's price.
     day('2026-07-22');
-    src.offers.set('shelfwise/variant-flow', { name: 'Variant Flow', price: 0, variants: [{ sku: 'VF-30', price: 42.99, listPrice: 49.99 }] });
+    serveVariants('variant-flow', 'Variant Flow', [{ sku: 'VF-30', price: 42.99, listPrice: 49.99 }]);
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, empty: 1, prices_recorded: 0 });
     expect(await lastCheck(sixty.source_id)).toEqual({ outcome: 'empty', reason: 'no offer on the page is variant 0012345678905' });
     await deps.close();
@@ -124,14 +115,10 @@ describe('an offer page of several variants', () => {
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 1, valid: 1, states_created: 1 });
 
     // The retailer's page (composed) offers two sizes; the label's is the one whose GTIN-13 is its UPC zero-padded.
-    src.offers.set('shelfwise/ravage', {
-      name: 'Ravage',
-      price: 0,
-      variants: [
-        { sku: 'RV-80', gtin12: '048107098346', price: 69.99, listPrice: 69.99 },
-        { sku: 'RV-40', gtin12: '048107098339', price: 39.99, listPrice: 44.99 },
-      ],
-    });
+    serveVariants('ravage', 'Ravage', [
+      { sku: 'RV-80', gtin12: '048107098346', price: 69.99, listPrice: 69.99 },
+      { sku: 'RV-40', gtin12: '048107098339', price: 39.99, listPrice: 44.99 },
+    ]);
     const offer = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('shelfwise', 'ravage'), retailer: 'Shelfwise' }, policyOf(settings));
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 2, unreadable: 0 });
     expect(await observations(offer.source_id)).toEqual([
@@ -144,7 +131,7 @@ describe('an offer page of several variants', () => {
 
     // Without a label UPC on the page, the page is what it was: ambiguous, and said so.
     day('2026-08-10');
-    src.offers.set('shelfwise/ravage', { name: 'Ravage', price: 0, variants: [{ sku: 'RV-80', price: 69.99, listPrice: 69.99 }, { sku: 'RV-40', price: 39.99, listPrice: 44.99 }] });
+    serveVariants('ravage', 'Ravage', [{ sku: 'RV-80', price: 69.99, listPrice: 69.99 }, { sku: 'RV-40', price: 39.99, listPrice: 44.99 }]);
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 1, unreadable: 1 });
     expect((await lastCheck(offer.source_id)).reason).toMatch(/^the page offers 2 variants at different prices: RV-80 \(\$69.99 list\); RV-40/);
     await deps.close();
