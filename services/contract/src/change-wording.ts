@@ -93,7 +93,7 @@ function servingPhrases(before: LabelSide, after: LabelSide): string[] {
   if (servingText(before.serving) !== servingText(after.serving)) out.push(`Serving: ${servingText(before.serving)} → ${servingText(after.serving)}`);
   const per = (s: LabelSide['serving']) => (s?.servings_per_container === null || s?.servings_per_container === undefined ? 'not declared' : number(s.servings_per_container));
   if (per(before.serving) !== per(after.serving)) out.push(`Servings per container: ${per(before.serving)} → ${per(after.serving)}`);
-  // A side with none was read before the Record read net contents (decision 2300): not a change of the label.
+  // A side with none was read before the Record read net contents (decision 2410): not a change of the label.
   const net = [before.net_contents ?? [], after.net_contents ?? []];
   if (net.every((n) => n.length > 0) && netContentsText(net[0]) !== netContentsText(net[1])) out.push(`Net contents: ${netContentsText(net[0])} → ${netContentsText(net[1])}`);
   return out;

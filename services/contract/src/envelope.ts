@@ -67,7 +67,7 @@ export const HistoryState = z.strictObject({
   net_contents: z
     .array(z.strictObject({ quantity: z.number(), unit: z.string() }).meta({ id: 'NetContent' }))
     .optional()
-    .describe('what the label declares the container holds ("60 Caplet(s)", "520 g"), in its order; absent when the Record holds none for this state (decision 2300)'),
+    .describe('what the label declares the container holds ("60 Caplet(s)", "520 g"), in its order; absent when the Record holds none for this state (decision 2410)'),
   declared_ingredient_count: z.number().int(),
   note: z.string().nullable(),
 }).meta({ id: 'HistoryState' });
@@ -76,7 +76,7 @@ export const VerifiedFact = z.strictObject({
   kind: z
     .string()
     .describe(
-      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2300)",
+      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2410)",
     ),
   value: z.strictObject({
     declared_name: z.string(),
@@ -111,7 +111,7 @@ export const CommercialFact = z.strictObject({
   servings_per_container: z
     .number()
     .nullable()
-    .describe("as declared: the observation's own, else its matched label state's; never a figure the service derives from net contents (decision 2300)"),
+    .describe("as declared: the observation's own, else its matched label state's; never a figure the service derives from net contents (decision 2410)"),
   source_url: z.string().nullable(),
   offer_variant: z
     .string()
@@ -129,7 +129,7 @@ export const Operand = z.strictObject({
     .string()
     .nullable()
     .describe(
-      "which fact the operand comes from; a servings_per_container the label does not declare but the service derives says so: 'derived from the … label state: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2300)",
+      "which fact the operand comes from; a servings_per_container the label does not declare but the service derives says so: 'derived from the … label state: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2410)",
     ),
 }).meta({ id: 'Operand' });
 

@@ -1,7 +1,7 @@
 /**
  * Net contents as a label declares them ("60 Caplet(s)", "520 g"), and the
  * one rule by which the service derives servings per container from them
- * when the label declares none (decision 2300).
+ * when the label declares none (decision 2410).
  *
  * DSLD leaves `servingsPerContainer` null on many real labels (13 of the 59
  * real labels the tests read), almost all of them capsules and

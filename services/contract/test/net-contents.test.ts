@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changeLines, countedNoun, deriveServings, netContentsText, type LabelSide } from '../src';
 
 /**
- * Servings per container derived from net contents (decision 2300). The
+ * Servings per container derived from net contents (decision 2410). The
  * net contents and serving sizes below are those of real DSLD labels kept in
  * services/monitor/test/fixtures/dsld-real (ids named; units after the
  * Record's reading, "Gram(s)" as "g").

@@ -81,7 +81,7 @@ export const LabelInput = z
       .nullable()
       .default(null),
     other_servings: z.array(OtherServingInput).max(9).default([]),
-    // What the label declares the container holds ("60 Caplet(s)"), in the label's order (decision 2300).
+    // What the label declares the container holds ("60 Caplet(s)"), in the label's order (decision 2410).
     net_contents: z.array(z.strictObject({ quantity: z.number().positive().max(1e9), unit: text(40) })).max(10).default([]),
     blends: z.array(BlendInput).max(20).default([]),
     ingredients: z.array(DeclaredIngredientInput).max(200),

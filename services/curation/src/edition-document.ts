@@ -60,7 +60,7 @@ export interface EditionDocument {
     price_basis: 'list';
     price_cents: number;
     servings_per_container: number;
-    /** Absent: the observation's own (decision 2300). */
+    /** Absent: the observation's own (decision 2410). */
     servings_source?: string;
     price_per_serving_usd: number;
     calculation: string;

@@ -157,7 +157,7 @@ export interface ListPriceRow {
 
 /**
  * List prices observed in the period with the servings per container they are divided by: the observation's own,
- * else what the label state it was matched to declares or derives from its net contents (decision 2300). A price the
+ * else what the label state it was matched to declares or derives from its net contents (decision 2410). A price the
  * monitor reads from a retailer page carries none of its own, so without its label it would never be counted.
  */
 export async function listPricesBetween(client: PoolClient, from: string, asOf: string): Promise<ListPriceRow[]> {

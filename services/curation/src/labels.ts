@@ -29,7 +29,7 @@ export interface LabelContent {
   off_market: boolean;
   serving: { size: number | null; unit: string | null; servings_per_container: number | null; description: string | null };
   other_servings: OtherServing[];
-  /** What the label declares the container holds; [] when not read (decision 2300). */
+  /** What the label declares the container holds; [] when not read (decision 2410). */
   net_contents: NetContent[];
   blends: Array<{ name: string; total_amount: number | null; total_unit: string | null; totals_by_serving: ServingAmount[] }>;
   ingredients: Array<{
@@ -113,7 +113,7 @@ const json = (v: unknown) => JSON.stringify(v);
 /**
  * Net contents count only when both states hold them: a state read before the
  * Record read net contents holds none, and reading them is not a change of
- * the label (decision 2300).
+ * the label (decision 2410).
  */
 const netContentsDiffer = (a: LabelContent, b: LabelContent) => a.net_contents.length > 0 && b.net_contents.length > 0 && json(a.net_contents) !== json(b.net_contents);
 
@@ -139,7 +139,7 @@ export function sameLabel(a: LabelContent, b: LabelContent): boolean {
 /**
  * Whether re-deriving a state would leave it as it is: the same label, and
  * the same net contents even where one side holds none (a state read before
- * the Record read net contents gains them from its kept bytes; decision 2300).
+ * the Record read net contents gains them from its kept bytes; decision 2410).
  */
 export function rederivesTheSame(state: LabelContent, reading: LabelContent): boolean {
   return sameLabel(state, reading) && json(state.net_contents) === json(reading.net_contents);

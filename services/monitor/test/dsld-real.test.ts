@@ -139,7 +139,7 @@ describe('real DSLD labels', () => {
     }
   });
 
-  it('derives servings per container only where they agree with every real label that declares them (decision 2300)', () => {
+  it('derives servings per container only where they agree with every real label that declares them (decision 2410)', () => {
     const declared: number[] = [];
     const derivedWhereNone: Record<number, number | null> = {};
     for (const file of labels) {

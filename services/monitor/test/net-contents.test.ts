@@ -8,7 +8,7 @@ import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
 import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
 
 /**
- * Net contents (decision 2300): kept as the label declares them, a serving
+ * Net contents (decision 2410): kept as the label declares them, a serving
  * change when they change, gained by re-derivation (never a change) by states
  * read before the Record read them, and divided by the serving size into
  * servings per container where the label declares none, in the record
@@ -112,7 +112,7 @@ describe('net contents', () => {
     expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1 });
     expect(await netContentsOf(p)).toEqual([sixty]);
 
-    // As a monitor before decision 2300 wrote it: no net contents. Reading the same bytes re-derives them.
+    // As a monitor before decision 2410 wrote it: no net contents. Reading the same bytes re-derives them.
     const asBefore = () => pool.query(`UPDATE history_states SET net_contents = '[]' WHERE product_id = $1`, [p]);
     await asBefore();
     day('2026-08-04');

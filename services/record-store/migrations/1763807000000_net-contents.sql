@@ -1,5 +1,5 @@
 -- Up Migration
--- What a label declares its container holds (decision 2300): DSLD's
+-- What a label declares its container holds (decision 2410): DSLD's
 -- netContents as [{quantity, unit}] in the label's order ("60 Caplet(s)",
 -- "520 g"). Declared content of the state, re-derived from kept bytes like the
 -- rest of it (decision 1400). '[]' for a state read before the Record read net

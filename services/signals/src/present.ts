@@ -65,7 +65,7 @@ export function presentPrice(p: PriceRow): CommercialFactOut {
 
 /** Price per serving is the service's arithmetic on a list price, never a manufacturer figure. */
 export function pricePerServing(p: PriceRow): CalculationOut {
-  // Where the matched label declares none, net contents ÷ serving size (decision 2300), said so in the operand and the note.
+  // Where the matched label declares none, net contents ÷ serving size (decision 2410), said so in the operand and the note.
   const ofState =
     p.servings_per_container === null
       ? servingsOfState({ servings_per_container: p.state_servings_per_container, serving_size: p.state_serving_size, serving_unit: p.state_serving_unit, net_contents: p.state_net_contents })

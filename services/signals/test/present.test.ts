@@ -49,7 +49,7 @@ describe('presentPrice', () => {
     expect(presentPrice({ ...price, source_variant: 'VF-60' })).toMatchObject({ offer_variant: 'VF-60' });
   });
 
-  it('divides by servings derived from net contents where the matched label declares none, and says so (decision 2300)', () => {
+  it('divides by servings derived from net contents where the matched label declares none, and says so (decision 2410)', () => {
     const undeclared = { ...price, state_servings_per_container: null, state_net_contents: [{ quantity: 120, unit: 'Capsule(s)' }] };
     const calc = pricePerServing(undeclared);
     expect(calc.result).toBe(0.5832);
@@ -73,7 +73,7 @@ describe('presentState', () => {
     state_id: 'hs_aaaaaaaaaaaa', product_id: 'prd_aaaaaaaaaaaa', observed_from: '2026-08-03', observed_to: '2026-08-05', classification: 'comparable' as const,
     serving_size: 1, serving_unit: 'Capsule(s)', servings_per_container: null, serving_description: null, note: null, declared_ingredient_count: 2, net_contents: [],
   };
-  it('shows net contents beside the serving where the state holds them, and nothing where it holds none (decision 2300)', () => {
+  it('shows net contents beside the serving where the state holds them, and nothing where it holds none (decision 2410)', () => {
     expect(presentState(state)).not.toHaveProperty('net_contents');
     expect(presentState({ ...state, net_contents: [{ quantity: 90, unit: 'Vegetable Capsule(s)' }] }).net_contents).toEqual([{ quantity: 90, unit: 'Vegetable Capsule(s)' }]);
   });

@@ -146,7 +146,7 @@ export function normalizeUnit(unit: string | null | undefined): string | null {
 /**
  * `netContents[]` as the Record keeps it: each entry with a positive quantity
  * and a unit, at most ten, in the label's order. The field was never read
- * before (decision 2300), so an entry in a shape it cannot read is left out,
+ * before (decision 2410), so an entry in a shape it cannot read is left out,
  * never a reason to refuse a label that was readable without it.
  */
 export function netContentsOf(raw: unknown): NetContent[] {

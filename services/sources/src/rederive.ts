@@ -52,7 +52,7 @@ export async function rederiveStates(
       [opts.productId ?? null, dsldLabel.name],
     );
     const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [] };
-    // States whose declared label reads differently now: a state that only gained net contents (decision 2300) changes no wording to review.
+    // States whose declared label reads differently now: a state that only gained net contents (decision 2410) changes no wording to review.
     const reread: string[] = [];
     for (const s of rows) {
       const label = await labelFrom(pool, names, s.sha256);

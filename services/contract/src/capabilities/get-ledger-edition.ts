@@ -40,7 +40,7 @@ export const LedgerEditionDocument = open({
         .string()
         .optional()
         .describe(
-          "where servings_per_container comes from when the price observation carries none of its own: 'label state' (the label state the price was matched to declares them) or 'derived: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2300); absent: the observation's own",
+          "where servings_per_container comes from when the price observation carries none of its own: 'label state' (the label state the price was matched to declares them) or 'derived: net contents 60 Caplet(s) ÷ serving size 1 Caplet(s)' (decision 2410); absent: the observation's own",
         ),
       price_per_serving_usd: z.number(),
       calculation: z.string(),

@@ -36,7 +36,7 @@ export function commercialFact(row: PriceRow): CommercialFactOut {
 export interface Servings {
   value: number | null;
   source: string | null;
-  /** Set when the figure is the service's net contents ÷ serving size, not a declaration (decision 2300). */
+  /** Set when the figure is the service's net contents ÷ serving size, not a declaration (decision 2410). */
   derived?: DerivedServings;
 }
 

@@ -81,7 +81,7 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
       ...base,
     });
   }
-  // Declared beside the serving, and what servings per container are derived from where the label gives none (decision 2300).
+  // Declared beside the serving, and what servings per container are derived from where the label gives none (decision 2410).
   for (const net of state.net_contents ?? []) {
     facts.push({ kind: 'serving_configuration', value: { declared_name: 'net contents', amount: net.quantity, unit: net.unit }, ...base });
   }

@@ -17,7 +17,7 @@ export interface StateRow {
   note: string | null;
   /** The serving sizes the label declares besides the first: [{serving_order, size, unit, description, note}]. */
   other_servings: Array<{ serving_order: number; size: number | null; unit: string | null; description: string | null; note: string | null }>;
-  /** What the label declares the container holds ([] when not read; decision 2300). */
+  /** What the label declares the container holds ([] when not read; decision 2410). */
   net_contents: NetContent[];
   /** The newest capture that read this label (state_readings), else the capture that created the state. */
   captured_on: string | null;

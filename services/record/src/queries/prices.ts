@@ -16,7 +16,7 @@ export interface PriceRow {
   price_basis: PriceBasis;
   servings_per_container: number | null;
   state_servings: number | null;
-  /** The matched state's serving and net contents, from which servings are derived where it declares none (decision 2300). */
+  /** The matched state's serving and net contents, from which servings are derived where it declares none (decision 2410). */
   state_serving_size: number | null;
   state_serving_unit: string | null;
   state_net_contents: NetContent[] | null;
