@@ -40,7 +40,11 @@ export class ExtractionEnforcer {
     await this.deps.redis.set(coolDownKey(this.deps.prefix, ctx.keyId), 'suspended', 'PX', SUSPENSION_FLAG_MS);
     this.deps.log.warn({ key_id: ctx.keyId, score: settlement.score, reasons: settlement.reasons }, 'extraction pattern: key suspended');
     const reason = `extraction pattern: ${settlement.reasons.join(', ') || 'score'} (score ${settlement.score.toFixed(1)})`;
-    void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}));
+    // The refusal waits for the first attempt to save it, so that an operator who looks once the client has its
+    // key_suspended sees the key suspended and why. Suspensions are rare; if Postgres is slow or down, the
+    // refusal goes out after that one attempt (the Redis flag holds meanwhile) and the retries go on behind it.
+    const saved = await this.saveSuspension(ctx, reason, this.detail(ctx, settlement, {}));
+    if (!saved) void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}), 2);
   }
 
   private detail(ctx: ScoringContext, s: ExtractionScore, extra: Record<string, unknown>): Record<string, unknown> {
@@ -57,25 +61,32 @@ export class ExtractionEnforcer {
     };
   }
 
-  private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>): Promise<void> {
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      try {
-        await withTransaction(this.deps.pool, async (client) => {
-          await client.query(
-            'UPDATE api_keys SET suspended_at = now(), suspended_reason = $2 WHERE key_id = $1 AND suspended_at IS NULL',
-            [ctx.keyId, reason],
-          );
-          await client.query("INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'suspended', $2)", [ctx.keyId, { ...detail, reason, by: 'extraction_scoring' }]);
-        });
-        this.deps.cache.invalidate(ctx.keyId);
-        await publishKeyChange(this.deps.redis, this.deps.prefix, ctx.keyId).catch((err: unknown) =>
-          this.deps.log.warn({ err: String(err), key_id: ctx.keyId }, 'suspension saved but not published; the Redis flag still refuses the key'),
+  /** One attempt to make the suspension permanent and publish it; false if it could not be saved. */
+  private async saveSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, attempt = 1): Promise<boolean> {
+    try {
+      await withTransaction(this.deps.pool, async (client) => {
+        await client.query(
+          'UPDATE api_keys SET suspended_at = now(), suspended_reason = $2 WHERE key_id = $1 AND suspended_at IS NULL',
+          [ctx.keyId, reason],
         );
-        return;
-      } catch (err) {
-        this.deps.log.error({ err: String(err), key_id: ctx.keyId, attempt }, 'could not save key suspension');
-        await new Promise((r) => setTimeout(r, 200 * attempt));
-      }
+        await client.query("INSERT INTO key_events (key_id, kind, detail) VALUES ($1, 'suspended', $2)", [ctx.keyId, { ...detail, reason, by: 'extraction_scoring' }]);
+      });
+    } catch (err) {
+      this.deps.log.error({ err: String(err), key_id: ctx.keyId, attempt }, 'could not save key suspension');
+      return false;
+    }
+    this.deps.cache.invalidate(ctx.keyId);
+    await publishKeyChange(this.deps.redis, this.deps.prefix, ctx.keyId).catch((err: unknown) =>
+      this.deps.log.warn({ err: String(err), key_id: ctx.keyId }, 'suspension saved but not published; the Redis flag still refuses the key'),
+    );
+    return true;
+  }
+
+  /** The remaining attempts, spaced out, behind a refusal that has already gone out. */
+  private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, from: number): Promise<void> {
+    for (let attempt = from; attempt <= 5; attempt++) {
+      await new Promise((r) => setTimeout(r, 200 * (attempt - 1)));
+      if (await this.saveSuspension(ctx, reason, detail, attempt)) return;
     }
   }
 
