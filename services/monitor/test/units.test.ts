@@ -129,6 +129,56 @@ describe('offer pages', () => {
     const bare = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'Offer', price: '44.99', priceCurrency: 'USD', priceSpecification: [] } }));
     expect(bare).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }] } });
   });
+  // WooCommerce's own product markup, composed from its generator (not a copy of a page): repository
+  // woocommerce/woocommerce, plugins/woocommerce/includes/class-wc-structured-data.php at commit
+  // 019bb47e4e6aaf10c58b1e5b1493f93b843b86f6 (generate_product_data, get_structured_data, output_structured_data).
+  // The one block sits in the page's footer: a @graph of the breadcrumb and the product, each with its @context; the
+  // offer states no price or currency of its own, only a priceSpecification list; JSON_HEX_TAG, then wc_esc_json,
+  // which writes & as &amp; inside the script.
+  describe("WooCommerce's product markup", () => {
+    const spec = (price: string, priceType?: string) => ({
+      '@type': 'UnitPriceSpecification',
+      ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}),
+      price,
+      priceCurrency: 'USD',
+      valueAddedTaxIncluded: false,
+      validThrough: '2027-12-31',
+    });
+    const seller = { '@type': 'Organization', name: 'Shop & Co', url: 'https://shop.example' };
+    const woo = (offer: object) => {
+      const product = {
+        '@context': 'https://schema.org/',
+        '@type': 'Product',
+        '@id': 'https://shop.example/product/pump-formula/#product',
+        name: 'Pump & Focus Pre-Workout',
+        url: 'https://shop.example/product/pump-formula/',
+        description: '',
+        sku: 1042,
+        offers: [{ ...offer, priceValidUntil: '2027-12-31', availability: 'https://schema.org/InStock', url: 'https://shop.example/product/pump-formula/', seller }],
+      };
+      const breadcrumb = { '@context': 'https://schema.org/', '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 1, item: { name: 'Home', '@id': 'https://shop.example' } }] };
+      const json = JSON.stringify({ '@context': 'https://schema.org/', '@graph': [breadcrumb, product] }).replaceAll('&', '&amp;');
+      return `<html><body><main>…</main><script type="application/ld+json">${json}</script></body></html>`;
+    };
+    it('reads a simple product at its regular price as an unspecified price, and on sale as list and promotional', () => {
+      expect(parseOfferPage(woo({ '@type': 'Offer', priceSpecification: [spec('44.99')] }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 4499, basis: 'unspecified' }], availability: 'InStock' } });
+      // On sale: the sale price first and unmarked, the regular price marked ListPrice (woocommerce issue 55043).
+      expect(parseOfferPage(woo({ '@type': 'Offer', priceSpecification: [spec('34.99'), spec('44.99', 'ListPrice')] }))).toMatchObject({
+        ok: true,
+        reading: { prices: [{ price_cents: 4499, basis: 'list' }, { price_cents: 3499, basis: 'promotional' }] },
+      });
+    });
+    it('reads a product sold in several sizes at one price as that price, and never a range of sizes at different prices', () => {
+      expect(parseOfferPage(woo({ '@type': 'Offer', priceSpecification: [spec('39.00')] }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3900, basis: 'unspecified' }] } });
+      const range = { '@type': 'AggregateOffer', lowPrice: '39.00', highPrice: '69.00', offerCount: 3, priceCurrency: 'USD' };
+      const unreadable = { ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $39.00 to $69.00 over 3 offers, not the price of any one offer' };
+      expect(parseOfferPage(woo(range))).toEqual(unreadable);
+      // On sale, the range carries the lowest sale price marked SalePrice: still not one size's price.
+      expect(parseOfferPage(woo({ ...range, priceSpecification: [spec('29.00', 'SalePrice')] }))).toEqual(unreadable);
+      // The product's sku (here its numeric id) names the product, not a size: naming it reads the same range.
+      expect(parseOfferPage(woo(range), { variant: '1042' })).toEqual(unreadable);
+    });
+  });
   it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {
     const spec = (priceType: string | null, price: string) => ({ '@type': 'UnitPriceSpecification', ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}), price, priceCurrency: 'USD' });
     const offer = (price: string | null, ...specs: object[]) => page({ '@type': 'Product', offers: { '@type': 'Offer', price, priceCurrency: price === null ? null : 'USD', priceSpecification: specs } });
@@ -191,7 +241,7 @@ describe('offer pages', () => {
     });
     it('never reads a price range (an AggregateOffer summarising several) as a price', () => {
       const range = parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offerCount: 2, price: '39.99', priceCurrency: 'USD' } }));
-      expect(range).toEqual({ ok: false, outcome: 'unreadable', reason: "the page gives a price range, $39.99 to $64.99 over 2 offers, not one offer's price; name the offer this source is with --variant" });
+      expect(range).toEqual({ ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $39.99 to $64.99 over 2 offers, not the price of any one offer' });
       expect(parseOfferPage(page({ '@type': 'Product', offers: { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '39.99', priceCurrency: 'USD' } }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
       // With its offers listed, the offers are read, by the variant rule.
       const listed = { '@type': 'AggregateOffer', lowPrice: '39.99', highPrice: '64.99', offers: [{ '@type': 'Offer', sku: 'A', price: '39.99', priceCurrency: 'USD' }, { '@type': 'Offer', sku: 'B', price: '64.99', priceCurrency: 'USD' }] };

@@ -212,12 +212,14 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0, select: Offer
 /** One offer's prices, or why it cannot be read; null when it states no price at all. */
 function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   // An AggregateOffer without its offers is a summary of several: a range is not a price, whichever end it states.
+  // No variant can be named either, since the page prices none of them (WooCommerce's markup of a product sold in
+  // several sizes at different prices); offers listed beside it are read by the variant rule instead.
   if (typeIs(offer, 'AggregateOffer')) {
     const low = centsOf(offer.lowPrice);
     const high = centsOf(offer.highPrice);
     if (low !== null && high !== null && high !== low) {
       const count = typeof offer.offerCount === 'number' || typeof offer.offerCount === 'string' ? ` over ${offer.offerCount} offers` : '';
-      return { ok: false, outcome: 'unreadable', reason: `the page gives a price range, $${(low / 100).toFixed(2)} to $${(high / 100).toFixed(2)}${count}, not one offer's price; name the offer this source is with --variant` };
+      return { ok: false, outcome: 'unreadable', reason: `the page gives only a price range, $${(low / 100).toFixed(2)} to $${(high / 100).toFixed(2)}${count}, not the price of any one offer` };
     }
   }
   const specs = asArray(offer.priceSpecification as Obj | Obj[]).filter((s): s is Obj => isObj(s) && !perQuantity(s));
