@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, retryAfterMs, resolveChecked } from '@evidence-record/sources';
+import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, quoteLeadingZeroNumbers, retryAfterMs, resolveChecked } from '@evidence-record/sources';
 
 describe('isPublicAddress', () => {
   it('admits global unicast only', () => {
@@ -177,6 +177,45 @@ describe('offer pages', () => {
       expect(parseOfferPage(woo({ ...range, priceSpecification: [spec('29.00', 'SalePrice')] }))).toEqual(unreadable);
       // The product's sku (here its numeric id) names the product, not a size: naming it reads the same range.
       expect(parseOfferPage(woo(range), { variant: '1042' })).toEqual(unreadable);
+    });
+  });
+  // Shopify's reference theme from 2022-04-26 to 2024-05-30, composed from its template (not a copy of a page):
+  // repository Shopify/dawn, sections/main-product.liquid at commit 99d918855166e67753b726a9e4854ae49cc01dcd, the
+  // offers loop with its whitespace control. The barcode is printed bare ("gtin12": {{ variant.barcode }}), so a
+  // UPC-A that starts with 0, as most US ones do (real label 1179's is 0 48107 09833 9), is not valid JSON.
+  describe("Shopify Dawn's product markup of 2022-2024", () => {
+    const variant = (sku: string, barcode: string, price: string) =>
+      `{"@type" : "Offer","sku": "${sku}","gtin12": ${barcode},"availability" : "http://schema.org/InStock","price" : ${price},"priceCurrency" : "USD","url" : "https://shop.example/products/pump?variant=${sku}"}`;
+    const dawn = (...offers: string[]) =>
+      `<html><body><product-info><script type="application/ld+json">
+      {
+        "@context": "http://schema.org/",
+        "@type": "Product",
+        "name": "Pump Pre-Workout",
+        "url": "https://shop.example/products/pump",
+        "description": "",
+        "sku": "PW-30",
+        "brand": {
+          "@type": "Brand",
+          "name": "Example"
+        },
+        "offers": [${offers.join(',')}]
+      }
+    </script></product-info></body></html>`;
+    const sizes = dawn(variant('PW-30', '048107098339', '39.99'), variant('PW-60', '048107098346', '64.99'));
+    it('reads the block whose barcodes are bare numbers with a leading zero, and tells its sizes apart by them', () => {
+      const scriptText = sizes.slice(sizes.indexOf('>', sizes.indexOf('ld+json')) + 1, sizes.indexOf('</script>'));
+      expect(() => JSON.parse(scriptText)).toThrow();
+      expect(parseOfferPage(dawn(variant('PW-30', '048107098339', '39.99')))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }], availability: 'InStock' } });
+      expect(parseOfferPage(sizes)).toMatchObject({ ok: false, outcome: 'unreadable', reason: expect.stringMatching(/^the page offers 2 variants at different prices: PW-30 \(\$39\.99 unspecified\); PW-60 \(\$64\.99 unspecified\)/) });
+      // The label's UPC picks the size; a GTIN named without its leading zero does too.
+      expect(parseOfferPage(sizes, { labelGtins: ['0 48107 09833 9'.replaceAll(' ', '')] })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999 }] } });
+      expect(parseOfferPage(sizes, { variant: '48107098346' })).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 6499 }] } });
+    });
+    it('quotes only such numbers, outside strings, and leaves anything else malformed as it is', () => {
+      expect(quoteLeadingZeroNumbers('{"a": 0123, "b": [007,0.5, 10, 0], "c": "x\\" 0123", "d": {"e":0123}}')).toBe('{"a": "0123", "b": ["007",0.5, 10, 0], "c": "x\\" 0123", "d": {"e":"0123"}}');
+      for (const other of ['{"a": -0123}', '{"a": 0123.5}', '{"a": 0123x}', '{"a" 0123}', '{"a": 39.99,}']) expect(quoteLeadingZeroNumbers(other), other).toBe(other);
+      expect(parseOfferPage(`<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":39.99,"priceCurrency":"USD",}}</script>`)).toMatchObject({ ok: false, outcome: 'empty', reason: 'the JSON-LD on the page is malformed' });
     });
   });
   it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {

@@ -24,5 +24,5 @@ export { labelCaptureOf } from './label-capture';
 export { rederiveStates, type RederiveSummary } from './rederive';
 export { attachDsldLabel, AttachLabelInput, type AttachedLabel, type AttachDeps } from './label-versions';
 export { IngredientNames, type IdentityQuery } from './synonyms';
-export { parseOfferPage, parseOfferBlocks, jsonLdBlocks, type OfferReading } from './offers';
+export { parseOfferPage, parseOfferBlocks, jsonLdBlocks, quoteLeadingZeroNumbers, type OfferReading } from './offers';
 export { monitorMetrics, type MonitorMetrics } from './metrics';

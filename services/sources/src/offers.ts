@@ -47,14 +47,66 @@ export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: numb
   const blocks: unknown[] = [];
   let malformed = 0;
   for (const r of raw) {
-    try {
-      blocks.push(JSON.parse(r));
-    } catch {
-      malformed++;
-    }
+    const block = parseBlock(r);
+    if (block === MALFORMED) malformed++;
+    else blocks.push(block);
   }
   return { blocks, malformed };
 }
+
+const MALFORMED = Symbol('malformed');
+
+function parseBlock(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Only a block that failed is repaired, so no block that parses is ever read differently.
+    try {
+      return JSON.parse(quoteLeadingZeroNumbers(text));
+    } catch {
+      return MALFORMED;
+    }
+  }
+}
+
+/**
+ * JSON forbids a number written with a leading zero, and Shopify's reference theme printed every variant's barcode
+ * bare from 2022-04 to 2024-05 (Dawn's `sections/main-product.liquid`: `"gtin12": {{ variant.barcode }}`), so a
+ * UPC-A such as 048107098339 made the whole block unreadable: the prices and the very identifiers that tell a page's
+ * sizes apart. Outside strings, a value that is such a number and nothing else (after `:`, `[` or `,`, before `,`,
+ * `}` or `]`) becomes the string it was meant to be; anything else malformed stays malformed.
+ */
+export function quoteLeadingZeroNumbers(text: string): string {
+  const out: string[] = [];
+  let copied = 0;
+  let previous = ''; // the last character outside strings and whitespace
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      previous = '"';
+      continue;
+    }
+    if (c === '0' && (previous === ':' || previous === '[' || previous === ',') && isDigit(text[i + 1])) {
+      let end = i + 1;
+      while (isDigit(text[end])) end++;
+      let after = end;
+      while (after < text.length && /\s/.test(text[after]!)) after++;
+      if (text[after] === ',' || text[after] === '}' || text[after] === ']') {
+        out.push(text.slice(copied, i), '"', text.slice(i, end), '"');
+        copied = end;
+      }
+      i = end - 1;
+      previous = '0';
+      continue;
+    }
+    if (!/\s/.test(c)) previous = c;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+
+const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** What a product's JSON-LD says about its reviews, which changes on every visit and says nothing about the price. */
 const REVIEW_PROPERTIES = new Set(['aggregateRating', 'review', 'reviews']);
