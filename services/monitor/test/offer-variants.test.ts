@@ -5,6 +5,7 @@ import type { Pool, RunningService } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
 import type { OfferSpec, SourceServer } from '@evidence-record/demo-sources';
 import { answerOf, product, recordWorld, testMonitor, testSettings } from './support';
+import { dawnProductPage } from './fixtures/shop-markup';
 import type { MonitorSettings } from '@evidence-record/sources';
 
 /**
@@ -134,6 +135,28 @@ describe('an offer page of several variants', () => {
     serveVariants('ravage', 'Ravage', [{ sku: 'RV-80', price: 69.99, listPrice: 69.99 }, { sku: 'RV-40', price: 39.99, listPrice: 44.99 }]);
     expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 1, unreadable: 1 });
     expect((await lastCheck(offer.source_id)).reason).toMatch(/^the page offers 2 variants at different prices: RV-80 \(\$69.99 list\); RV-40/);
+    await deps.close();
+  });
+  it("reads a Shopify Dawn page whose bare barcodes are not valid JSON, and the size its real label's UPC names", async () => {
+    const p = await product(pool, 'Ravage Dawn Shop');
+    // Real label 1179 again (fixtures/dsld-real/1179.json): upcSku "0 48107 09833 9".
+    src.labelBodies.set(1179, readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8'));
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings));
+    // The brand's own shop on Dawn (composed from the theme's template: fixtures/shop-markup.ts), its two sizes' barcodes printed bare.
+    src.behaviours.set('/shop/ravage-brand/ravage', {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: dawnProductPage([
+        { sku: 'RV-80', barcode: '048107098346', price: '69.99' },
+        { sku: 'RV-40', barcode: '048107098339', price: '39.99' },
+      ]),
+    });
+    const offer = await addSource(pool, { product_id: p, kind: 'offer_page', url: src.offerUrl('ravage-brand', 'ravage'), retailer: 'Ravage Shop' }, policyOf(settings));
+    const { deps, day } = testMonitor(pool, settings);
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ checked: 2, valid: 2, unreadable: 0, empty: 0 });
+    expect(await observations(offer.source_id)).toEqual([{ observed_at: '2026-08-03', price_cents: 3999, price_basis: 'unspecified' }]);
+    const economics = await answerOf<Economics>(record, `/products/${p}/serving-economics`);
+    expect(economics.commercial_facts).toEqual([expect.objectContaining({ price_basis: 'unspecified' })]);
     await deps.close();
   });
 });

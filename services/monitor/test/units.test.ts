@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dawnProductPage, type DawnVariant } from './fixtures/shop-markup';
 import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, quoteLeadingZeroNumbers, retryAfterMs, resolveChecked } from '@evidence-record/sources';
 
 describe('isPublicAddress', () => {
@@ -179,29 +180,12 @@ describe('offer pages', () => {
       expect(parseOfferPage(woo(range), { variant: '1042' })).toEqual(unreadable);
     });
   });
-  // Shopify's reference theme from 2022-04-26 to 2024-05-30, composed from its template (not a copy of a page):
-  // repository Shopify/dawn, sections/main-product.liquid at commit 99d918855166e67753b726a9e4854ae49cc01dcd, the
-  // offers loop with its whitespace control. The barcode is printed bare ("gtin12": {{ variant.barcode }}), so a
-  // UPC-A that starts with 0, as most US ones do (real label 1179's is 0 48107 09833 9), is not valid JSON.
+  // Shopify's reference theme from 2022-04-26 to 2024-05-30 (fixtures/shop-markup.ts says where it is composed from):
+  // the barcode is printed bare, so a UPC-A that starts with 0, as most US ones do (real label 1179's is
+  // 0 48107 09833 9), is not valid JSON.
   describe("Shopify Dawn's product markup of 2022-2024", () => {
-    const variant = (sku: string, barcode: string, price: string) =>
-      `{"@type" : "Offer","sku": "${sku}","gtin12": ${barcode},"availability" : "http://schema.org/InStock","price" : ${price},"priceCurrency" : "USD","url" : "https://shop.example/products/pump?variant=${sku}"}`;
-    const dawn = (...offers: string[]) =>
-      `<html><body><product-info><script type="application/ld+json">
-      {
-        "@context": "http://schema.org/",
-        "@type": "Product",
-        "name": "Pump Pre-Workout",
-        "url": "https://shop.example/products/pump",
-        "description": "",
-        "sku": "PW-30",
-        "brand": {
-          "@type": "Brand",
-          "name": "Example"
-        },
-        "offers": [${offers.join(',')}]
-      }
-    </script></product-info></body></html>`;
+    const variant = (sku: string, barcode: string, price: string): DawnVariant => ({ sku, barcode, price });
+    const dawn = (...variants: DawnVariant[]) => dawnProductPage(variants);
     const sizes = dawn(variant('PW-30', '048107098339', '39.99'), variant('PW-60', '048107098346', '64.99'));
     it('reads the block whose barcodes are bare numbers with a leading zero, and tells its sizes apart by them', () => {
       const scriptText = sizes.slice(sizes.indexOf('>', sizes.indexOf('ld+json')) + 1, sizes.indexOf('</script>'));
