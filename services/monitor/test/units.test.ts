@@ -202,6 +202,17 @@ describe('offer pages', () => {
       expect(parseOfferPage(`<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":39.99,"priceCurrency":"USD",}}</script>`)).toMatchObject({ ok: false, outcome: 'empty', reason: 'the JSON-LD on the page is malformed' });
     });
   });
+  it('reads a block inside the comment or CDATA guards templates still write, and a script typed with a charset', () => {
+    const json = JSON.stringify({ '@type': 'Product', offers: { '@type': 'Offer', price: '39.99', priceCurrency: 'USD' } });
+    const read = { ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } };
+    for (const [open, close] of [['<!--', '-->'], ['//<![CDATA[', '//]]>'], ['/*<![CDATA[*/', '/*]]>*/'], ['<![CDATA[', ']]>'], ['', '']]) {
+      expect(parseOfferPage(`<script type="application/ld+json">${open}\n  ${json}\n  ${close}</script>`), open).toMatchObject(read);
+    }
+    expect(parseOfferPage(`<script type="application/ld+json; charset=utf-8">${json}</script>`)).toMatchObject(read);
+    expect(parseOfferPage(`<script type="application/json">${json}</script>`)).toMatchObject({ ok: false, outcome: 'empty', reason: 'no JSON-LD on the page' });
+    // A guard opened and never closed is not a guard: the block stays malformed.
+    expect(parseOfferPage(`<script type="application/ld+json">//<![CDATA[ ${json}</script>`)).toMatchObject({ ok: false, outcome: 'empty', reason: 'the JSON-LD on the page is malformed' });
+  });
   it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {
     const spec = (priceType: string | null, price: string) => ({ '@type': 'UnitPriceSpecification', ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}), price, priceCurrency: 'USD' });
     const offer = (price: string | null, ...specs: object[]) => page({ '@type': 'Product', offers: { '@type': 'Offer', price, priceCurrency: price === null ? null : 'USD', priceSpecification: specs } });

@@ -25,7 +25,8 @@ export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: numb
   const parser = new Parser(
     {
       onopentag(name, attribs) {
-        if (name === 'script' && (attribs.type ?? '').trim().toLowerCase() === 'application/ld+json') {
+        // The media type without its parameters: "application/ld+json; charset=utf-8" is one too.
+        if (name === 'script' && (attribs.type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/ld+json') {
           inside = true;
           buffer = '';
         }
@@ -56,7 +57,22 @@ export function jsonLdBlocks(html: string): { blocks: unknown[]; malformed: numb
 
 const MALFORMED = Symbol('malformed');
 
-function parseBlock(text: string): unknown {
+/**
+ * A script's text without the guards templates still wrap it in, from the days when browsers showed script text:
+ * an HTML comment (`<!-- … -->`) or a CDATA section, bare or commented out for JavaScript with `//` or with a
+ * block comment on each marker.
+ * JSON never starts with `<` or `/`, so a block without them is read as it is.
+ */
+function withoutScriptGuards(text: string): string {
+  let t = text.trim();
+  for (const [open, close] of [['<!--', '-->'], ['//<![CDATA[', '//]]>'], ['/*<![CDATA[*/', '/*]]>*/'], ['<![CDATA[', ']]>']] as const) {
+    if (t.startsWith(open) && t.endsWith(close)) t = t.slice(open.length, t.length - close.length).trim();
+  }
+  return t;
+}
+
+function parseBlock(script: string): unknown {
+  const text = withoutScriptGuards(script);
   try {
     return JSON.parse(text);
   } catch {
