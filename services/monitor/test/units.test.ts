@@ -213,6 +213,24 @@ describe('offer pages', () => {
     // A guard opened and never closed is not a guard: the block stays malformed.
     expect(parseOfferPage(`<script type="application/ld+json">//<![CDATA[ ${json}</script>`)).toMatchObject({ ok: false, outcome: 'empty', reason: 'the JSON-LD on the page is malformed' });
   });
+  // BigCommerce's reference theme, composed from its template (not a copy of a page): repository bigcommerce/cornerstone,
+  // templates/components/products/schema.html at commit 9bcd8f24ed3ee6cea6033edfde73ccb2858a857e. A product whose
+  // variants are priced differently gets an Offer with minPrice and maxPrice and no price.
+  it("reads BigCommerce Cornerstone's offer, and never its range of variant prices as a price", () => {
+    const cornerstone = (prices: Record<string, string>) =>
+      page({
+        '@context': 'https://schema.org/',
+        '@type': 'Product',
+        name: 'Pump Pre-Workout',
+        sku: 'PW',
+        gtin12: '048107098339',
+        url: 'https://shop.example/pump/',
+        offers: { '@type': 'Offer', priceCurrency: 'USD', ...prices, itemCondition: 'https://schema.org/NewCondition', availability: 'https://schema.org/InStock', url: 'https://shop.example/pump/', priceValidUntil: '2027-11-27' },
+      });
+    expect(parseOfferPage(cornerstone({ price: '39.99' }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }], availability: 'InStock' } });
+    expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '64.99' }))).toEqual({ ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $39.99 to $64.99, not the price of any one offer' });
+    expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '39.99' }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+  });
   it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {
     const spec = (priceType: string | null, price: string) => ({ '@type': 'UnitPriceSpecification', ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}), price, priceCurrency: 'USD' });
     const offer = (price: string | null, ...specs: object[]) => page({ '@type': 'Product', offers: { '@type': 'Offer', price, priceCurrency: price === null ? null : 'USD', priceSpecification: specs } });

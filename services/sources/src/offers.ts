@@ -282,9 +282,11 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   // An AggregateOffer without its offers is a summary of several: a range is not a price, whichever end it states.
   // No variant can be named either, since the page prices none of them (WooCommerce's markup of a product sold in
   // several sizes at different prices); offers listed beside it are read by the variant rule instead.
-  if (typeIs(offer, 'AggregateOffer')) {
-    const low = centsOf(offer.lowPrice);
-    const high = centsOf(offer.highPrice);
+  // BigCommerce's reference theme (Cornerstone) writes a range as an Offer's minPrice and maxPrice, with no price.
+  const aggregate = typeIs(offer, 'AggregateOffer');
+  if (aggregate || (offer.price === undefined && (offer.minPrice !== undefined || offer.maxPrice !== undefined))) {
+    const low = centsOf(aggregate ? offer.lowPrice : offer.minPrice);
+    const high = centsOf(aggregate ? offer.highPrice : offer.maxPrice);
     if (low !== null && high !== null && high !== low) {
       const count = typeof offer.offerCount === 'number' || typeof offer.offerCount === 'string' ? ` over ${offer.offerCount} offers` : '';
       return { ok: false, outcome: 'unreadable', reason: `the page gives only a price range, $${(low / 100).toFixed(2)} to $${(high / 100).toFixed(2)}${count}, not the price of any one offer` };
@@ -296,7 +298,8 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
   // With no offer price, the selling price is the unmarked spec, else the one marked SalePrice. A spec of any other
   // type (MSRP, SRP, MinimumAdvertisedPrice, InvoicePrice) is neither what the page sells at nor its list price.
-  const selling = centsOf(offer.price ?? offer.lowPrice ?? specs.find((s) => !s.priceType)?.price ?? saleSpec?.price);
+  const bothEnds = offer.minPrice !== undefined && centsOf(offer.minPrice) === centsOf(offer.maxPrice) ? offer.minPrice : undefined;
+  const selling = centsOf(offer.price ?? offer.lowPrice ?? bothEnds ?? specs.find((s) => !s.priceType)?.price ?? saleSpec?.price);
   const list = listSpec ? centsOf(listSpec.price) : null;
   if (selling === null && list === null) return null;
   if (currency !== 'USD') return { ok: false, outcome: 'empty', reason: `the offer is priced in ${currency || 'no stated currency'}, not USD` };
