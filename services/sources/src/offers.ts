@@ -298,7 +298,7 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
   // With no offer price, the selling price is the unmarked spec, else the one marked SalePrice. A spec of any other
   // type (MSRP, SRP, MinimumAdvertisedPrice, InvoicePrice) is neither what the page sells at nor its list price.
-  const bothEnds = offer.minPrice !== undefined && centsOf(offer.minPrice) === centsOf(offer.maxPrice) ? offer.minPrice : undefined;
+  const bothEnds = centsOf(offer.minPrice) !== null && centsOf(offer.minPrice) === centsOf(offer.maxPrice) ? offer.minPrice : undefined;
   const selling = centsOf(offer.price ?? offer.lowPrice ?? bothEnds ?? specs.find((s) => !s.priceType)?.price ?? saleSpec?.price);
   const list = listSpec ? centsOf(listSpec.price) : null;
   if (selling === null && list === null) return null;
