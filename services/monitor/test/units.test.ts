@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dawnProductPage, type DawnVariant } from './fixtures/shop-markup';
-import { amountOf, checkSourceUrl, isPublicAddress, parseDsldLabel, parseOfferPage, quoteLeadingZeroNumbers, retryAfterMs, resolveChecked } from '@evidence-record/sources';
+import { amountOf, checkSourceUrl, isPublicAddress, jsonLdBlocks, parseDsldLabel, parseOfferPage, quoteLeadingZeroNumbers, retryAfterMs, resolveChecked } from '@evidence-record/sources';
 
 describe('isPublicAddress', () => {
   it('admits global unicast only', () => {
@@ -230,6 +230,17 @@ describe('offer pages', () => {
     expect(parseOfferPage(cornerstone({ price: '39.99' }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }], availability: 'InStock' } });
     expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '64.99' }))).toEqual({ ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $39.99 to $64.99, not the price of any one offer' });
     expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '39.99' }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
+  });
+  it("reads the output Shopify documents for its structured_data filter, as it is printed", () => {
+    // Real output, unedited: the example of https://shopify.dev/docs/api/liquid/filters/structured_data (the
+    // filter Dawn uses since 2024-05-30), a store priced in Canadian dollars: slashes escaped, an @id on the product
+    // and the offer, the variant's address as the offer's url.
+    const documented = String.raw`{"@context":"http:\/\/schema.org\/","@id":"\/products\/crocodile-tears#product","@type":"Product","brand":{"@type":"Brand","name":"Polina's Potent Potions"},"category":"","description":"","image":"https:\/\/polinas-potent-potions.myshopify.com\/cdn\/shop\/products\/amber-beard-oil-bottle.jpg?v=1650642958\u0026width=1920","name":"Crocodile tears","offers":{"@id":"\/products\/crocodile-tears?variant=39888242344001#offer","@type":"Offer","availability":"http:\/\/schema.org\/OutOfStock","price":"56.00","priceCurrency":"CAD","url":"https:\/\/polinas-potent-potions.myshopify.com\/products\/crocodile-tears?variant=39888242344001"},"url":"https:\/\/polinas-potent-potions.myshopify.com\/products\/crocodile-tears"}`;
+    const html = `<script type="application/ld+json">\n  ${documented}\n</script>`;
+    expect(parseOfferPage(html)).toEqual({ ok: false, outcome: 'empty', reason: 'the offer is priced in CAD, not USD' });
+    // What it was read as, beside the currency: the offer and its price are found where Shopify puts them.
+    const [block] = jsonLdBlocks(html).blocks as Array<{ offers: { price: string; availability: string } }>;
+    expect(block?.offers).toMatchObject({ price: '56.00', availability: 'http://schema.org/OutOfStock' });
   });
   it('reads a SalePrice-marked spec as the selling price when the offer states none, and never an MSRP, SRP, MAP or invoice price', () => {
     const spec = (priceType: string | null, price: string) => ({ '@type': 'UnitPriceSpecification', ...(priceType ? { priceType: `https://schema.org/${priceType}` } : {}), price, priceCurrency: 'USD' });
