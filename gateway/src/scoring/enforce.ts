@@ -42,7 +42,8 @@ export class ExtractionEnforcer {
     const reason = `extraction pattern: ${settlement.reasons.join(', ') || 'score'} (score ${settlement.score.toFixed(1)})`;
     // The refusal waits for the first attempt to save it, so that an operator who looks once the client has its
     // key_suspended sees the key suspended and why. Suspensions are rare; if Postgres is slow or down, the
-    // refusal goes out after that one attempt (the Redis flag holds meanwhile) and the retries go on behind it.
+    // refusal goes out after that one attempt, within the pool's deadlines (3 s to connect, 4 s a statement), the Redis
+    // flag holding meanwhile, and the retries go on behind it.
     const saved = await this.saveSuspension(ctx, reason, this.detail(ctx, settlement, {}));
     if (!saved) void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}), 2);
   }
