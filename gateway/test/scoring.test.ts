@@ -5,6 +5,7 @@ import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-rec
 import { scoreKeys, utcDay, type ScoringPolicy } from '@evidence-record/access';
 import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 import { waitFor } from '@evidence-record/test-support/wait';
+import { adminQuery } from '@evidence-record/test-support/infra';
 import { feedSignals, startFakeUpstreams, type FakeUpstreams } from './support/upstreams';
 
 /**
@@ -100,6 +101,37 @@ describe('a key probing for ids', () => {
     await admin(env, 'key', 'unsuspend', k.keyId);
     await waitFor('the key to answer again', async () => (await call(`${g.url}/api/v1/products/prd_aaaaaaaaaaaa`, { key: k.key })).status === 200, 200, 20);
     expect(await storedScore(k)).toBe(0);
+  });
+});
+
+describe('a suspension while Postgres refuses connections', () => {
+  it('is announced within the pool\'s deadlines, held by the Redis flag, and saved by a later attempt once Postgres is back', async () => {
+    // Suspended straight past the threshold (no cool-down first), so the one request that suspends is known.
+    const g = await gatewayWith({ suspend_at: 40, refuse_at: 1000 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const probe = (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(50 + i).padStart(10, '0')}`, { key: k.key });
+    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+
+    // This file's own database refuses connections, and the ones open are cut (what a Postgres restart does).
+    await adminQuery(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS false`);
+    try {
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
+      const started = Date.now();
+      const suspended = await probe(6);
+      expect(code(suspended)).toEqual([403, 'key_suspended']);
+      // The first attempt to save it failed at once; the refusal did not wait for the four attempts behind it.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await adminQuery(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS true`);
+    }
+    // Meanwhile the Redis flag refuses the key on every request, and a later attempt saves the suspension.
+    expect(code(await probe(7))).toEqual([403, 'key_suspended']);
+    const saved = await waitFor('the suspension saved by a later attempt', async () => {
+      const { rows } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
+      return rows[0]?.suspended_at ? rows[0] : null;
+    }, 5_000, 100);
+    expect(saved.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
+    await admin(env, 'key', 'unsuspend', k.keyId);
   });
 });
 
