@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { emptyDatabase, isolationPrefix, type TestDatabase } from '@evidence-record/test-support/db';
-import { scoreKeys, utcDay, type ScoringPolicy } from '@evidence-record/access';
+import { coolDownKey, scoreKeys, utcDay, type ScoringPolicy } from '@evidence-record/access';
 import { admin, call, createPlan, dropPrefix, errorCode, gatewayConfig, orgWithKey, redisClient, startGateway, type Call, type IssuedKey, type RunningGateway } from './support/harness';
 import { waitFor } from '@evidence-record/test-support/wait';
 import { adminQuery } from '@evidence-record/test-support/infra';
@@ -105,33 +105,57 @@ describe('a key probing for ids', () => {
 });
 
 describe('a suspension while Postgres refuses connections', () => {
-  it('is announced within the pool\'s deadlines, held by the Redis flag, and saved by a later attempt once Postgres is back', async () => {
-    // Suspended straight past the threshold (no cool-down first), so the one request that suspends is known.
-    const g = await gatewayWith({ suspend_at: 40, refuse_at: 1000 });
-    const k = await orgWithKey(env, { plan: 'roomy' });
-    const probe = (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(50 + i).padStart(10, '0')}`, { key: k.key });
-    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+  // Suspended straight past the threshold (no cool-down first), so the one request that suspends is known.
+  const suspendAt40 = { suspend_at: 40, refuse_at: 1000 };
+  const probeOf = (g: RunningGateway, k: IssuedKey, from: number) => (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(from + i).padStart(10, '0')}`, { key: k.key });
+  const suspensionOf = async (k: IssuedKey) =>
+    (await pool.query<{ suspended_at: Date | null; suspended_reason: string | null }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId])).rows[0]!;
 
-    // This file's own database refuses connections, and the ones open are cut (what a Postgres restart does).
+  /** This file's own database refuses connections and the open ones are cut (what a Postgres restart does) while `during` runs, and for `holdMs` after. */
+  async function withPostgresRefusing(holdMs: number, during: () => Promise<void>): Promise<void> {
     await adminQuery(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS false`);
     try {
       await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
-      const started = Date.now();
-      const suspended = await probe(6);
-      expect(code(suspended)).toEqual([403, 'key_suspended']);
-      // The first attempt to save it failed at once; the refusal did not wait for the four attempts behind it.
-      expect(Date.now() - started).toBeLessThan(5_000);
+      await during();
+      await new Promise((r) => setTimeout(r, holdMs));
     } finally {
       await adminQuery(`ALTER DATABASE "${db.name}" ALLOW_CONNECTIONS true`);
     }
-    // Meanwhile the Redis flag refuses the key on every request, and a later attempt saves the suspension.
-    expect(code(await probe(7))).toEqual([403, 'key_suspended']);
-    const saved = await waitFor('the suspension saved by a later attempt', async () => {
-      const { rows } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
-      return rows[0]?.suspended_at ? rows[0] : null;
-    }, 5_000, 100);
+  }
+
+  it("is announced within the pool's deadlines, held by the Redis flag, and saved by a later attempt once Postgres is back", async () => {
+    const g = await gatewayWith(suspendAt40);
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const probe = probeOf(g, k, 50);
+    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+
+    // Refused for three seconds: longer than the first four attempts behind the refusal take.
+    await withPostgresRefusing(3_000, async () => {
+      const started = Date.now();
+      expect(code(await probe(6))).toEqual([403, 'key_suspended']);
+      // The first attempt to save it failed at once; the refusal did not wait for the attempts behind it.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Meanwhile the Redis flag refuses the key on every request.
+      expect(code(await probe(7))).toEqual([403, 'key_suspended']);
+    });
+    const saved = await waitFor('the suspension saved by a later attempt', async () => ((await suspensionOf(k)).suspended_at ? suspensionOf(k) : null), 20_000, 200);
     expect(saved.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
     await admin(env, 'key', 'unsuspend', k.keyId);
+  });
+
+  it('is not saved once its flag is lifted or has expired before Postgres is back', async () => {
+    const g = await gatewayWith(suspendAt40);
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const probe = probeOf(g, k, 70);
+    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+    await withPostgresRefusing(1_000, async () => {
+      expect(code(await probe(6))).toEqual([403, 'key_suspended']);
+      // What an operator's unsuspend clears, and what the flag's expiry does.
+      await redis.del(coolDownKey(prefix, k.keyId));
+    });
+    // Longer than the attempts that would have followed (at 0.2, 0.6, 1.4 and 3 s): none saves it.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect((await suspensionOf(k)).suspended_at).toBeNull();
   });
 });
 

@@ -5,6 +5,8 @@ import type { ExtractionScore } from './score';
 
 /** How long the Redis suspension flag bridges the Postgres write and the cache invalidation. */
 const SUSPENSION_FLAG_MS = 24 * 60 * 60 * 1000;
+/** The longest wait between two attempts to save a suspension Postgres refused. */
+const RETRY_CAP_MS = 60_000;
 
 export interface ScoringContext {
   keyId: string;
@@ -43,7 +45,7 @@ export class ExtractionEnforcer {
     // The refusal waits for the first attempt to save it, so that an operator who looks once the client has its
     // key_suspended sees the key suspended and why. Suspensions are rare; if Postgres is slow or down, the
     // refusal goes out after that one attempt, within the pool's deadlines (3 s to connect, 4 s a statement), the Redis
-    // flag holding meanwhile, and the retries go on behind it.
+    // flag holding meanwhile, and the attempts go on behind it until one saves it.
     const saved = await this.saveSuspension(ctx, reason, this.detail(ctx, settlement, {}));
     if (!saved) void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}), 2);
   }
@@ -83,10 +85,25 @@ export class ExtractionEnforcer {
     return true;
   }
 
-  /** The remaining attempts, spaced out, behind a refusal that has already gone out. */
+  /**
+   * The attempts behind a refusal that has already gone out, spaced further apart each time (200 ms doubling, at
+   * most a minute), for as long as the Redis flag says the key is suspended: a Postgres outage longer than a few
+   * seconds must not leave the suspension unrecorded once the flag expires. An operator who lifts the suspension
+   * meanwhile clears the flag, and then nothing is saved (saving it would suspend the key again).
+   */
   private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, from: number): Promise<void> {
-    for (let attempt = from; attempt <= 5; attempt++) {
-      await new Promise((r) => setTimeout(r, 200 * (attempt - 1)));
+    for (let attempt = from; ; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (attempt - 2), RETRY_CAP_MS)).unref());
+      let flag: string | null;
+      try {
+        flag = await this.deps.redis.get(coolDownKey(this.deps.prefix, ctx.keyId));
+      } catch {
+        continue; // Redis unreachable as well: the flag cannot be read, so the next attempt decides.
+      }
+      if (flag !== 'suspended') {
+        this.deps.log.warn({ key_id: ctx.keyId, attempt }, 'suspension not saved: its flag was lifted or expired first');
+        return;
+      }
       if (await this.saveSuspension(ctx, reason, detail, attempt)) return;
     }
   }
