@@ -168,6 +168,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     closers.push(() => usage.stop());
     const policy = { ...defaultScoringPolicy, ...deps.scoring };
     const enforcer = new ExtractionEnforcer({ redis, prefix: config.redisPrefix, pool, cache: keys, log, policy });
+    closers.push(() => enforcer.stop());
     checked = { keys, redis, pool, recordVersion, usage, enforcer, policy, settled };
   } else {
     log.warn('GATEWAY_CHECKS=off: NO keys, windows, budgets, validation or scoring. Benchmark use only; never expose this process.');

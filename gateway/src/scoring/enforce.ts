@@ -26,6 +26,9 @@ export interface ScoringContext {
  * until an operator lifts it (`admin key unsuspend`).
  */
 export class ExtractionEnforcer {
+  /** Set by stop(): attempts still waiting to save a suspension give up (the Redis flag still refuses the key). */
+  private stopped = false;
+
   constructor(
     private readonly deps: { redis: RedisClient; prefix: string; pool: Pool; cache: KeyCache; log: Logger; policy: ScoringPolicy },
   ) {}
@@ -64,6 +67,11 @@ export class ExtractionEnforcer {
     };
   }
 
+  /** Ends the attempts behind refusals, when the gateway closes its connections. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   /** One attempt to make the suspension permanent and publish it; false if it could not be saved. */
   private async saveSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, attempt = 1): Promise<boolean> {
     try {
@@ -94,6 +102,7 @@ export class ExtractionEnforcer {
   private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, from: number): Promise<void> {
     for (let attempt = from; ; attempt++) {
       await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (attempt - 2), RETRY_CAP_MS)).unref());
+      if (this.stopped) return;
       let flag: string | null;
       try {
         flag = await this.deps.redis.get(coolDownKey(this.deps.prefix, ctx.keyId));
