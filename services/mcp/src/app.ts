@@ -10,6 +10,8 @@ import { buildToolCatalogue, type ToolCatalogue } from './tools';
 
 export interface McpAppDeps {
   log: Logger;
+  /** The per-request line's logger (platform `createAccessLogger`); absent, `log` takes it. */
+  accessLog?: Logger;
   metrics?: McpMetrics;
   gateway?: GatewayClient;
   catalogue?: ToolCatalogue;
@@ -47,6 +49,7 @@ export function createMcpApp(config: McpConfig, deps: McpAppDeps): McpApp {
   mountMcpEndpoint(app, {
     site: { hosts: config.MCP_ALLOWED_HOSTS, origins: config.MCP_ALLOWED_ORIGINS },
     log: deps.log,
+    ...(deps.accessLog ? { accessLog: deps.accessLog } : {}),
     metrics,
     protocol: { catalogue, gateway, metrics },
   });

@@ -18,6 +18,8 @@ export interface EndpointOptions {
   /** Where /mcp may be called from: the contract's rule, the gateway's too (decision 0602). */
   site: McpSitePolicy;
   log: Logger;
+  /** One line per POST (main.ts: platform `createAccessLogger`, written in batches); when absent, `log` takes them as they happen (the tests'). */
+  accessLog?: Logger;
   metrics: McpMetrics;
   protocol: ProtocolDeps;
 }
@@ -198,7 +200,9 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
       opts.metrics.base.requests.inc({ capability: 'mcp', status, code: '' });
       opts.metrics.base.latency.observe({ capability: 'mcp', status }, seconds);
       exchange.trace.end({ attributes: { 'http.response.status_code': res.statusCode } });
-      exchange.log.info({ route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: exchange.methods }, 'mcp request');
+      const line = { route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: exchange.methods };
+      if (opts.accessLog) opts.accessLog.info({ request_id: exchange.requestId, trace_id: exchange.trace.traceId, key_id: exchange.key.keyId, ...line }, 'mcp request');
+      else exchange.log.info(line, 'mcp request');
     });
     if (!pending) {
       res.statusCode = 202;

@@ -42,7 +42,7 @@ const ACCESS_LOG_FLUSH_MS = 200;
 let accessDestination: ReturnType<typeof pino.destination> | null = null;
 
 /**
- * The logger of the gateway's access log: one line per request, written to
+ * The logger of an access log (the gateway's, the MCP service's): one line per request, written to
  * standard output in batches of about 4 KiB, and at least every 200 ms.
  *
  * A write of its own per line was one system call per request (about 2 % of
@@ -52,8 +52,9 @@ let accessDestination: ReturnType<typeof pino.destination> | null = null;
  * SIGKILL loses the last 200 ms). Its lines may reach standard output after
  * a line the service logger wrote later: each carries its own time.
  *
- * No redaction: its one call site (gateway `finish`) logs fixed fields (ids,
- * method, capability, status, code, figures), never a header or a body.
+ * No redaction: its call sites (gateway `finish`, and the MCP service's line
+ * per POST) log fixed fields (ids, method, capability, the known JSON-RPC
+ * method and tool names, status, code, figures), never a header or a body.
  * Every other line goes through `createLogger`, which redacts.
  */
 export function createAccessLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
