@@ -170,7 +170,8 @@ describe('the README on a fresh clone', () => {
 
   it('`npm run -s demo-sources -- change label` opens a candidate in the running stack', async () => {
     const r = await run('npm run -s demo-sources -- change label', userEnv(), 90_000);
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    // On failure stdout says what the monitor's last check of the demo product found.
+    expect(r.code, `${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`).toBe(0);
     const out = lastJson(r.stdout);
     expect(out).toMatchObject({ changed: 'label' });
     expect((out.candidates as unknown[]).length).toBeGreaterThan(0);
