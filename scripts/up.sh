@@ -65,6 +65,12 @@ start_local_sources() {
   start maildev node_modules/.bin/maildev --smtp "$MAILDEV_SMTP_PORT" --web "$MAILDEV_WEB_PORT" --ip 127.0.0.1
   log "starting the demo source server (DSLD and two retailers for the demo monitor product) on :$DEMO_SOURCES_PORT"
   start demo-sources node --enable-source-maps dist/demo-sources.mjs serve
+  # Registering reads from it next: wait until it answers (any status; it has no readiness path).
+  for _ in $(seq 1 60); do
+    if curl -sS -o /dev/null "http://127.0.0.1:$DEMO_SOURCES_PORT/robots.txt" 2>/dev/null; then return 0; fi
+    sleep 0.5
+  done
+  log "demo-sources did not start; last log lines:"; tail -n 20 "$ER_RUN_DIR/logs/demo-sources.log" >&2; exit 1
 }
 
 # The services of the registry, wave by wave: a wave starts once the one before it is ready.
@@ -143,7 +149,11 @@ fi
 build
 prepare_database
 start_local_sources
-start_services
+# Before the services: a running monitor leases a source as soon as it is added (its first check is due at once)
+# and would read the demo label today, before the first reading dated yesterday; a label changed today would then
+# be a change of the same day, deferred to tomorrow (decision 1007), and `demo-sources change label` would open no
+# candidate. Registering needs only Postgres and the demo source server.
 register_demo_sources
+start_services
 issue_demo_key
 print_summary
