@@ -49,8 +49,8 @@ export class ExtractionEnforcer {
     // key_suspended sees the key suspended and why. Suspensions are rare; if Postgres is slow or down, the
     // refusal goes out after that one attempt, within the pool's deadlines (3 s to connect, 4 s a statement), the Redis
     // flag holding meanwhile, and the attempts go on behind it until one saves it.
-    const saved = await this.saveSuspension(ctx, reason, this.detail(ctx, settlement, {}));
-    if (!saved) void this.persistSuspension(ctx, reason, this.detail(ctx, settlement, {}), 2);
+    const detail = this.detail(ctx, settlement, {});
+    if (!(await this.saveSuspension(ctx, reason, detail))) void this.persistSuspension(ctx, reason, detail, 2);
   }
 
   private detail(ctx: ScoringContext, s: ExtractionScore, extra: Record<string, unknown>): Record<string, unknown> {

@@ -200,9 +200,10 @@ function serve(opts: EndpointOptions, transport: ExchangeTransport): (req: Reque
       opts.metrics.base.requests.inc({ capability: 'mcp', status, code: '' });
       opts.metrics.base.latency.observe({ capability: 'mcp', status }, seconds);
       exchange.trace.end({ attributes: { 'http.response.status_code': res.statusCode } });
-      const line = { route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: exchange.methods };
-      if (opts.accessLog) opts.accessLog.info({ request_id: exchange.requestId, trace_id: exchange.trace.traceId, key_id: exchange.key.keyId, ...line }, 'mcp request');
-      else exchange.log.info(line, 'mcp request');
+      (opts.accessLog ?? opts.log).info(
+        { request_id: exchange.requestId, trace_id: exchange.trace.traceId, key_id: exchange.key.keyId, route: '/mcp', status: res.statusCode, duration_ms: Math.round(seconds * 1000), methods: exchange.methods },
+        'mcp request',
+      );
     });
     if (!pending) {
       res.statusCode = 202;

@@ -284,9 +284,11 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   // several sizes at different prices); offers listed beside it are read by the variant rule instead.
   // BigCommerce's reference theme (Cornerstone) writes a range as an Offer's minPrice and maxPrice, with no price.
   const aggregate = typeIs(offer, 'AggregateOffer');
-  if (aggregate || (offer.price === undefined && (offer.minPrice !== undefined || offer.maxPrice !== undefined))) {
-    const low = centsOf(aggregate ? offer.lowPrice : offer.minPrice);
-    const high = centsOf(aggregate ? offer.highPrice : offer.maxPrice);
+  const minCents = centsOf(offer.minPrice);
+  const maxCents = centsOf(offer.maxPrice);
+  if (aggregate || offer.price === undefined) {
+    const low = aggregate ? centsOf(offer.lowPrice) : minCents;
+    const high = aggregate ? centsOf(offer.highPrice) : maxCents;
     if (low !== null && high !== null && high !== low) {
       const count = typeof offer.offerCount === 'number' || typeof offer.offerCount === 'string' ? ` over ${offer.offerCount} offers` : '';
       return { ok: false, outcome: 'unreadable', reason: `the page gives only a price range, $${(low / 100).toFixed(2)} to $${(high / 100).toFixed(2)}${count}, not the price of any one offer` };
@@ -298,7 +300,7 @@ function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   const saleSpec = specs.find((s) => priceTypeOf(s) === 'SalePrice');
   // With no offer price, the selling price is the unmarked spec, else the one marked SalePrice. A spec of any other
   // type (MSRP, SRP, MinimumAdvertisedPrice, InvoicePrice) is neither what the page sells at nor its list price.
-  const bothEnds = centsOf(offer.minPrice) !== null && centsOf(offer.minPrice) === centsOf(offer.maxPrice) ? offer.minPrice : undefined;
+  const bothEnds = minCents !== null && minCents === maxCents ? offer.minPrice : undefined;
   const selling = centsOf(offer.price ?? offer.lowPrice ?? bothEnds ?? specs.find((s) => !s.priceType)?.price ?? saleSpec?.price);
   const list = listSpec ? centsOf(listSpec.price) : null;
   if (selling === null && list === null) return null;
