@@ -52,6 +52,10 @@ async function storedScore(k: IssuedKey, now = Date.now()): Promise<number> {
 
 const code = (r: Call) => [r.status, errorCode(r)];
 
+/** What Postgres holds of a key's suspension. */
+const suspensionOf = async (k: IssuedKey) =>
+  (await pool.query<{ suspended_at: Date | null; suspended_reason: string | null }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId])).rows[0]!;
+
 describe('a key probing for ids', () => {
   it('is refused past the first threshold, suspended past the second, and an operator sees why and lifts it', async () => {
     const g = await gatewayWith({ cool_down_ms: 300 });
@@ -82,9 +86,9 @@ describe('a key probing for ids', () => {
     }
     expect(code(last!)).toEqual([403, 'key_suspended']);
     // Suspended for good: Postgres says so by the time the client has its refusal, and every later request says so.
-    const { rows: [suspended] } = await pool.query<{ suspended_at: Date | null; suspended_reason: string }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId]);
-    expect(suspended?.suspended_at).toBeInstanceOf(Date);
-    expect(suspended?.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
+    const suspended = await suspensionOf(k);
+    expect(suspended.suspended_at).toBeInstanceOf(Date);
+    expect(suspended.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
     expect(code(await call(`${g.url}/api/v1/record/version`, { key: k.key }))).toEqual([403, 'key_suspended']);
 
     // The operator sees why.
@@ -105,11 +109,17 @@ describe('a key probing for ids', () => {
 });
 
 describe('a suspension while Postgres refuses connections', () => {
-  // Suspended straight past the threshold (no cool-down first), so the one request that suspends is known.
-  const suspendAt40 = { suspend_at: 40, refuse_at: 1000 };
-  const probeOf = (g: RunningGateway, k: IssuedKey, from: number) => (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(from + i).padStart(10, '0')}`, { key: k.key });
-  const suspensionOf = async (k: IssuedKey) =>
-    (await pool.query<{ suspended_at: Date | null; suspended_reason: string | null }>('SELECT suspended_at, suspended_reason FROM api_keys WHERE key_id = $1', [k.keyId])).rows[0]!;
+  /**
+   * A new key on a gateway that suspends straight past the threshold (no cool-down first), after six patterned
+   * misses: `probe(6)`, the next miss, is the one request that suspends it. Ids start at `from`, apart per test.
+   */
+  async function keyAtTheThreshold(from: number): Promise<{ k: IssuedKey; probe: (i: number) => Promise<Call> }> {
+    const g = await gatewayWith({ suspend_at: 40, refuse_at: 1000 });
+    const k = await orgWithKey(env, { plan: 'roomy' });
+    const probe = (i: number) => call(`${g.url}/api/v1/products/prd_nf${String(from + i).padStart(10, '0')}`, { key: k.key });
+    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+    return { k, probe };
+  }
 
   /** This file's own database refuses connections and the open ones are cut (what a Postgres restart does) while `during` runs, and for `holdMs` after. */
   async function withPostgresRefusing(holdMs: number, during: () => Promise<void>): Promise<void> {
@@ -124,10 +134,7 @@ describe('a suspension while Postgres refuses connections', () => {
   }
 
   it("is announced within the pool's deadlines, held by the Redis flag, and saved by a later attempt once Postgres is back", async () => {
-    const g = await gatewayWith(suspendAt40);
-    const k = await orgWithKey(env, { plan: 'roomy' });
-    const probe = probeOf(g, k, 50);
-    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+    const { k, probe } = await keyAtTheThreshold(50);
 
     // Refused for three seconds: longer than the first four attempts behind the refusal take.
     await withPostgresRefusing(3_000, async () => {
@@ -138,16 +145,16 @@ describe('a suspension while Postgres refuses connections', () => {
       // Meanwhile the Redis flag refuses the key on every request.
       expect(code(await probe(7))).toEqual([403, 'key_suspended']);
     });
-    const saved = await waitFor('the suspension saved by a later attempt', async () => ((await suspensionOf(k)).suspended_at ? suspensionOf(k) : null), 20_000, 200);
+    const saved = await waitFor('the suspension saved by a later attempt', async () => {
+      const s = await suspensionOf(k);
+      return s.suspended_at ? s : null;
+    }, 20_000, 200);
     expect(saved.suspended_reason).toMatch(/extraction pattern: .*patterned_ids/);
     await admin(env, 'key', 'unsuspend', k.keyId);
   });
 
   it('is not saved once its flag is lifted or has expired before Postgres is back', async () => {
-    const g = await gatewayWith(suspendAt40);
-    const k = await orgWithKey(env, { plan: 'roomy' });
-    const probe = probeOf(g, k, 70);
-    for (let i = 0; i < 6; i++) expect(code(await probe(i))).toEqual([404, 'not_found']);
+    const { k, probe } = await keyAtTheThreshold(70);
     await withPostgresRefusing(1_000, async () => {
       expect(code(await probe(6))).toEqual([403, 'key_suspended']);
       // What an operator's unsuspend clears, and what the flag's expiry does.
