@@ -232,6 +232,37 @@ describe('offer pages', () => {
     expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '64.99' }))).toEqual({ ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $39.99 to $64.99, not the price of any one offer' });
     expect(parseOfferPage(cornerstone({ minPrice: '39.99', maxPrice: '39.99' }))).toMatchObject({ ok: true, reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }] } });
   });
+  // Salesforce's reference storefront (SFRA), composed from its source (not a copy of a page): repository
+  // muhammadmuneeb198/storefront-reference-architecture (a copy of SalesforceCommerceCloud/storefront-reference-architecture)
+  // at commit 2bdd2322b0c5f45545b09e4b8ee51e57f9ad9eeb: cartridges/app_storefront_base/cartridge/scripts/helpers/
+  // structuredDataHelper.js builds the object, templates/default/components/schema.isml prints JSON.stringify of it,
+  // and models/price/default.js and range.js are the price models it puts in a range's lowprice and highprice.
+  // scripts/factories/price.js makes a range only of a master product whose variants' sale prices differ.
+  it("reads SFRA's offer, and recognises its lower-case range of price models as a range, never a price", () => {
+    const priceModel = (decimalPrice: string) => ({ sales: { value: Number(decimalPrice), currency: 'USD', formatted: `$${decimalPrice}`, decimalPrice }, list: null });
+    const sfra = (offers: object) =>
+      `<html><head><script type="application/ld+json">\n        ${JSON.stringify({
+        '@context': 'http://schema.org/',
+        '@type': 'Product',
+        name: 'Pump Pre-Workout',
+        description: 'Pre-workout powder.',
+        mpn: 'PW-MASTER',
+        sku: 'PW-MASTER',
+        brand: { '@type': 'Thing', name: 'Example' },
+        image: ['https://shop.example/on/demandware.static/-/Sites-catalog/default/pw.jpg'],
+        offers: { url: '/on/demandware.store/Sites-Shop-Site/en_US/Product-Show?pid=PW-MASTER', ...offers },
+      })}\n    </script></head></html>`;
+    // One price: the sale price (the helper leaves the list price out of the markup).
+    expect(parseOfferPage(sfra({ '@type': 'Offer', priceCurrency: 'USD', price: '39.99', availability: 'http://schema.org/InStock' }))).toMatchObject({
+      ok: true,
+      reading: { prices: [{ price_cents: 3999, basis: 'unspecified' }], availability: 'InStock' },
+    });
+    // A range: RangePrice has no currency of its own, so priceCurrency is undefined and left out by JSON.stringify.
+    const range = { '@type': 'AggregateOffer', priceCurrency: undefined, lowprice: priceModel('29.99'), highprice: priceModel('49.99'), availability: 'http://schema.org/InStock' };
+    expect(parseOfferPage(sfra(range))).toEqual({ ok: false, outcome: 'unreadable', reason: 'the page gives only a price range, $29.99 to $49.99, not the price of any one offer' });
+    // Lower-case ends only ever name a range: one alone is not read as a price.
+    expect(parseOfferPage(sfra({ '@type': 'AggregateOffer', priceCurrency: 'USD', lowprice: priceModel('29.99') }))).toMatchObject({ ok: false, outcome: 'empty', reason: 'no offer on the page states a price' });
+  });
   it("reads the output Shopify documents for its structured_data filter, as it is printed", () => {
     // Real output, unedited: the example of https://shopify.dev/docs/api/liquid/filters/structured_data (the
     // filter Dawn uses since 2024-05-30), a store priced in Canadian dollars: slashes escaped, an @id on the product

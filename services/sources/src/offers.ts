@@ -277,18 +277,26 @@ export function parseOfferBlocks(blocks: unknown[], malformed = 0, select: Offer
   return { ok: false, outcome: 'unreadable', reason, ...(variant === null && select.labelGtins === undefined ? { needsLabel: true } : {}) };
 }
 
+/** An end of an SFRA range: its price model (`{ sales: { decimalPrice, value, currency }, list }`) or a bare number. */
+function sfraPriceCents(end: unknown): number | null {
+  if (!isObj(end)) return centsOf(end);
+  return isObj(end.sales) ? centsOf(end.sales.decimalPrice ?? end.sales.value) : null;
+}
+
 /** One offer's prices, or why it cannot be read; null when it states no price at all. */
 function readOffer(offer: Obj, blocks: unknown[]): OfferParse | null {
   // An AggregateOffer without its offers is a summary of several: a range is not a price, whichever end it states.
   // No variant can be named either, since the page prices none of them (WooCommerce's markup of a product sold in
   // several sizes at different prices); offers listed beside it are read by the variant rule instead.
   // BigCommerce's reference theme (Cornerstone) writes a range as an Offer's minPrice and maxPrice, with no price.
+  // Salesforce's (SFRA) writes it as `lowprice` and `highprice`, lower case, each its own price model object: read
+  // to recognise the range only, so that a key schema.org does not define never becomes a price.
   const aggregate = typeIs(offer, 'AggregateOffer');
   const minCents = centsOf(offer.minPrice);
   const maxCents = centsOf(offer.maxPrice);
   if (aggregate || offer.price === undefined) {
-    const low = aggregate ? centsOf(offer.lowPrice) : minCents;
-    const high = aggregate ? centsOf(offer.highPrice) : maxCents;
+    const low = aggregate ? (centsOf(offer.lowPrice) ?? sfraPriceCents(offer.lowprice)) : minCents;
+    const high = aggregate ? (centsOf(offer.highPrice) ?? sfraPriceCents(offer.highprice)) : maxCents;
     if (low !== null && high !== null && high !== low) {
       const count = typeof offer.offerCount === 'number' || typeof offer.offerCount === 'string' ? ` over ${offer.offerCount} offers` : '';
       return { ok: false, outcome: 'unreadable', reason: `the page gives only a price range, $${(low / 100).toFixed(2)} to $${(high / 100).toFixed(2)}${count}, not the price of any one offer` };
