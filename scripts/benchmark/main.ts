@@ -34,6 +34,8 @@ const { values: flags } = parseArgs({
     counted: { type: 'string', default: '3000' },
     /** Calls per second of the paced MCP/REST comparison, both sides together. */
     'mcp-rate': { type: 'string', default: '100' },
+    /** Seconds each paced round runs (issue 25: 20 s, so 1,000 calls a side and the p99 not one call's luck). */
+    'paced-seconds': { type: 'string', default: '20' },
     watchers: { type: 'string', default: '10000' },
     products: { type: 'string', default: '100000' },
     signals: { type: 'string', default: '500000' },
@@ -57,6 +59,7 @@ const settings = {
   connections: Number(flags.connections),
   countedRequests: Number(flags.counted),
   mcpRate: Number(flags['mcp-rate']),
+  pacedSeconds: Number(flags['paced-seconds']),
   repeat: Math.max(1, Math.floor(Number(flags.repeat)) || 1),
 };
 const onlySections = new Set(flags.only.split(',').map((x) => x.trim()).filter(Boolean));
@@ -741,7 +744,7 @@ async function compareMcp({ demo, demoKeys, identifier, fixedResolve }: Run): Pr
         { url: demo.url('gateway'), requests: fixedResolve },
         { url: demo.url('gateway'), requests: mcpRequests(demoKeys.main, identifier) },
       ],
-      { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+      { intervalMs, seconds: settings.pacedSeconds, warmupSeconds: settings.warmupSeconds },
     );
     for (const [label, r] of [['REST resolve, paced', rest1], ['MCP products.resolve, paced', mcp1]] as const) {
       if (r.non2xx + r.errors + r.timeouts > 0) notes.push(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; first refusal: ${r.firstRefusal ?? 'none'}`);
@@ -757,7 +760,7 @@ async function compareMcp({ demo, demoKeys, identifier, fixedResolve }: Run): Pr
           { url: demo.url('gateway'), requests: fixedResolve },
           { url: hops.url, requests: fixedResolve },
         ],
-        { intervalMs, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+        { intervalMs, seconds: settings.pacedSeconds, warmupSeconds: settings.warmupSeconds },
       );
       results.hopFloor.push({ mode: paced.name.replace('REST and MCP', 'direct and two hops'), rest: direct, hops: viaHops });
       log(`4. run ${run}, floor: REST direct ${fmt(direct)} | through two bare hops ${fmt(viaHops)} | p50 ratio ${(viaHops.p50 / direct.p50).toFixed(2)}`);

@@ -92,7 +92,7 @@ export interface BenchResults {
   dirty: boolean;
   machine: { nproc: number; cpu: string; memoryGb: number; node: string; os: string; loadBefore: number[]; loadAfter: number[] };
   /** `repeat`: how many times each judged measurement ran (--repeat); the summary gives the median and the range. */
-  settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number; repeat: number };
+  settings: { seconds: number; warmupSeconds: number; connections: number; countedRequests: number; mcpRate: number; pacedSeconds?: number; repeat: number };
   records: { demo: RecordSize; large: RecordSize & { reused: boolean; buildSeconds: number } };
   idle: { seconds: number; redisCommands: number; redisByCommand: Record<string, number>; pgStatements: number };
   overhead: OverheadRow[];
@@ -372,7 +372,7 @@ export function renderReport(r: BenchResults, history: string[], analysis: strin
     `- **Load average** (1/5/15 min) before: ${r.machine.loadBefore.map((v) => v.toFixed(2)).join(' / ')}, after: ${r.machine.loadAfter.map((v) => v.toFixed(2)).join(' / ')} — the load generator, every service, Postgres and Redis share these CPUs, and so does anything else running on the machine`,
   );
   L.push(
-    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating); every judged measurement run ${r.settings.repeat} time${r.settings.repeat === 1 ? '' : 's'} (the summary gives the median and the range over the runs, and judges the median; counts are judged on their worst run)`,
+    `- **Settings**: autocannon on loopback, ${r.settings.connections} connections, ${r.settings.warmupSeconds} s warm-up then ${r.settings.seconds} s measured per row; counts over ${r.settings.countedRequests.toLocaleString('en-US')} requests; MCP comparison also paced at ${r.settings.mcpRate} calls/s (REST and MCP alternating${r.settings.pacedSeconds ? `, ${r.settings.pacedSeconds} s a round` : ''}); every judged measurement run ${r.settings.repeat} time${r.settings.repeat === 1 ? '' : 's'} (the summary gives the median and the range over the runs, and judges the median; counts are judged on their worst run)`,
   );
   L.push(
     `- **Records**: demo (\`${r.records.demo.database}\`: ${r.records.demo.products} products, ${r.records.demo.signals} Signals) and ${
@@ -657,7 +657,8 @@ and [0314](decisions/0314-benchmark-figures-over-several-runs.md).
   (the throughput cost of the extra hops: gateway → MCP service → gateway → record service, for
   information; the CPU per call of the gateway, the MCP service and the record service are read
   separately). Then the judged latency (p50 ≤ 1.35, p99 ≤ 1.5): one call at a time, paced (open
-  loop, by default one call every 10 ms, so 50 calls/s each), REST and MCP alternating call by call
+  loop, by default one call every 10 ms, so 50 calls/s each, for 20 s a round: 1,000 calls a side, so
+  the p99 is the tenth slowest call, not the fifth), REST and MCP alternating call by call
   on their own keep-alive connections, each call timed from the moment it was due, so both meet the
   same machine and neither queues. (autocannon's
   \`overallRate\` is not used for this: it hands each connection its share of a second at once, so
