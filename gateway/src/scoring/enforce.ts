@@ -50,7 +50,7 @@ export class ExtractionEnforcer {
     // refusal goes out after that one attempt, within the pool's deadlines (3 s to connect, 4 s a statement), the Redis
     // flag holding meanwhile, and the attempts go on behind it until one saves it.
     const detail = this.detail(ctx, settlement, {});
-    if (!(await this.saveSuspension(ctx, reason, detail))) void this.persistSuspension(ctx, reason, detail, 2);
+    if (!(await this.saveSuspension(ctx, reason, detail))) void this.persistSuspension(ctx, reason, detail);
   }
 
   private detail(ctx: ScoringContext, s: ExtractionScore, extra: Record<string, unknown>): Record<string, unknown> {
@@ -99,8 +99,9 @@ export class ExtractionEnforcer {
    * seconds must not leave the suspension unrecorded once the flag expires. An operator who lifts the suspension
    * meanwhile clears the flag, and then nothing is saved (saving it would suspend the key again).
    */
-  private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>, from: number): Promise<void> {
-    for (let attempt = from; ; attempt++) {
+  private async persistSuspension(ctx: ScoringContext, reason: string, detail: Record<string, unknown>): Promise<void> {
+    // Attempt 1 was the refusal's own.
+    for (let attempt = 2; ; attempt++) {
       await new Promise((r) => setTimeout(r, Math.min(200 * 2 ** (attempt - 2), RETRY_CAP_MS)).unref());
       if (this.stopped) return;
       let flag: string | null;
