@@ -50,14 +50,18 @@ start() { # name command...: in its own session, from the environment stack.env 
   echo "$name $!" >> "$ER_RUN_DIR/pids"
 }
 
-wait_ready() { # name port
-  local name=$1 port=$2
-  [ "$port" = - ] && return 0 # no HTTP: started is all we can tell
+wait_answering() { # name url [curl option…]: until the URL answers as the options ask (-f: with a success status)
+  local name=$1 url=$2; shift 2
   for _ in $(seq 1 60); do
-    if curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then return 0; fi
+    if curl -sS -o /dev/null "$@" "$url" 2>/dev/null; then return 0; fi
     sleep 0.5
   done
   log "$name did not become ready; last log lines:"; tail -n 20 "$ER_RUN_DIR/logs/$name.log" >&2; exit 1
+}
+
+wait_ready() { # name port
+  [ "$2" = - ] && return 0 # no HTTP: started is all we can tell
+  wait_answering "$1" "http://127.0.0.1:$2/readyz" -f
 }
 
 start_local_sources() {
@@ -66,11 +70,7 @@ start_local_sources() {
   log "starting the demo source server (DSLD and two retailers for the demo monitor product) on :$DEMO_SOURCES_PORT"
   start demo-sources node --enable-source-maps dist/demo-sources.mjs serve
   # Registering reads from it next: wait until it answers (any status; it has no readiness path).
-  for _ in $(seq 1 60); do
-    if curl -sS -o /dev/null "http://127.0.0.1:$DEMO_SOURCES_PORT/robots.txt" 2>/dev/null; then return 0; fi
-    sleep 0.5
-  done
-  log "demo-sources did not start; last log lines:"; tail -n 20 "$ER_RUN_DIR/logs/demo-sources.log" >&2; exit 1
+  wait_answering demo-sources "http://127.0.0.1:$DEMO_SOURCES_PORT/robots.txt"
 }
 
 # The services of the registry, wave by wave: a wave starts once the one before it is ready.
