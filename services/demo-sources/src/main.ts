@@ -1,16 +1,19 @@
 import { configOrExit, createPool, databasePoolOptions, withRecordChange } from '@evidence-record/platform';
 import { addProductIn, AddProductInput } from '@evidence-record/curation';
+import { z } from 'zod';
 import { addSource, createMonitor, policyOf, runOnce } from '@evidence-record/sources';
 import { loadDemoSourcesConfig } from './config';
 import { DEMO_BRAND, DEMO_LABEL_ID, DEMO_PRODUCT, DEMO_RETAILERS, changed, demoLabel, demoOffer, initialDemoState, type DemoState } from './demo';
+import { recordedDemoState } from './recorded';
 import { startSourceServer, type SourceServer } from './server';
 
 /**
  * The local demo source server (decision 1009), started by `npm run up`:
  *   serve                  plays DSLD (/dsld/v9/label/{id}) and two retailers (/shop/{retailer}/{slug}) on DEMO_SOURCES_PORT
  *   register               adds the demo product and its three sources, and reads them once dated yesterday
- *   change label|price     moves the demo label (caffeine +25 mg) or list price (+$3), asks the monitor to check
- *                          now, and prints the candidate the running monitor opens (within a minute)
+ *   change label|price     moves the demo label (caffeine +25 mg) or list price (+$3) one step past what the Record
+ *                          last read, asks the monitor to check now, and prints the candidate the running monitor
+ *                          opens (within a minute)
  * Its settings come from the stack's one configuration (.run/stack.env, then the environment: ./config.ts).
  */
 const config = configOrExit('demo-sources', () => loadDemoSourcesConfig());
@@ -26,17 +29,26 @@ async function serve(): Promise<void> {
   };
   const src = await startSourceServer({
     port,
-    // POST /_demo/change?what=label|price (the server listens on 127.0.0.1 only).
+    // PUT /_demo/state {caffeineMg, listPrice} (the server listens on 127.0.0.1 only): what the sources serve from now.
     control: (req, res, path) => {
-      if (path !== '/_demo/change' || req.method !== 'POST') return false;
-      const what = new URL(req.url ?? '/', base).searchParams.get('what');
-      if (what !== 'label' && what !== 'price') {
-        res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"what is label or price"}');
-        return true;
-      }
-      state = changed(state, what);
-      apply();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ changed: what, state }));
+      if (path !== '/_demo/state' || req.method !== 'PUT') return false;
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        let parsed;
+        try {
+          parsed = DemoStateBody.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch {
+          parsed = null;
+        }
+        if (!parsed?.success) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"the body is {caffeineMg, listPrice}, both positive numbers"}');
+          return;
+        }
+        state = parsed.data;
+        apply();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ state }));
+      });
       return true;
     },
   });
@@ -57,6 +69,13 @@ async function demoProductId(p: ReturnType<typeof pool>): Promise<string | null>
     [DEMO_BRAND, DEMO_PRODUCT],
   );
   return rows[0]?.product_id ?? null;
+}
+
+const DemoStateBody = z.strictObject({ caffeineMg: z.number().positive(), listPrice: z.number().positive() });
+
+async function serveState(state: DemoState): Promise<void> {
+  const res = await fetch(`${base}/_demo/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(state) });
+  if (!res.ok) throw new Error(`the demo source server answered ${res.status}; is the stack up (npm run up)?`);
 }
 
 async function register(): Promise<void> {
@@ -80,6 +99,7 @@ async function register(): Promise<void> {
       ...DEMO_RETAILERS.map((r) => ({ kind: 'offer_page' as const, url: `${base}/shop/${r.slug}/updraft-pre-workout`, retailer: r.retailer })),
     ];
     for (const w of wanted) if (!have.has(w.url)) await addSource(p, { product_id: productId, ...w, every: '7d', added_by: 'npm run up' }, policyOf(config));
+    await serveState(await recordedDemoState(p, productId));
     // The first reading is dated yesterday, so a change made today is a change between two days (the Record dates states by day).
     const states = await p.query('SELECT 1 FROM history_states WHERE product_id = $1', [productId]);
     let first = null;
@@ -101,12 +121,11 @@ async function change(what: string | undefined): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const res = await fetch(`${base}/_demo/change?what=${what}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`the demo source server answered ${res.status}; is the stack up (npm run up)?`);
   const p = pool();
   try {
     const productId = await demoProductId(p);
     if (!productId) throw new Error('the demo product is not registered; run npm run up');
+    await serveState(changed(await recordedDemoState(p, productId), what));
     const since = await p.query<{ max: number | null }>('SELECT max(candidate_id)::bigint AS max FROM candidates');
     // "Check now": the running monitor service leases it within MONITOR_POLL_MS.
     await p.query(`UPDATE sources SET next_check_due = now() WHERE product_id = $1 AND state = 'active' AND kind = $2`, [productId, what === 'label' ? 'dsld_label' : 'offer_page']);
