@@ -385,8 +385,12 @@ export const ingredientCatalogue: CatalogueEntry[] = [
   { ingredient_id: 'ing_kale', name: 'Kale', kind: 'botanical',
     uniis: [u('0Y3L4J38H1', gsrs('botanical', 'kale', 'KALE'))] },
   { ingredient_id: 'ing_jujube', name: 'Jujube', kind: 'botanical' },
-  { ingredient_id: 'ing_turmeric', name: 'Turmeric (Curcuma longa)', kind: 'botanical', synonyms: ['Turmeric', 'Turmeric root', 'Curcuma longa'],
-    uniis: [u('856YO1Z64F', gsrs('iqm', 'turmeric', 'TURMERIC'))] },
+  { ingredient_id: 'ing_turmeric', name: 'Turmeric (Curcuma longa)', kind: 'botanical', synonyms: ['Turmeric', 'Turmeric root', 'Turmeric rhizome', 'Curcuma longa'],
+    uniis: [u('856YO1Z64F', gsrs('iqm', 'turmeric', 'TURMERIC'))], groups: [{ group: 'Turmeric' }] },
+  // TamaFlex's two members on real label 219819 are filed under DSLD's groups "Tamarind" and "Turmeric"; GSRS holds no
+  // UNII for tamarind in the sweep the others come from (botanical sweep, per_parent/tamarind.json: none stored).
+  { ingredient_id: 'ing_tamarind', name: 'Tamarind (Tamarindus indica)', kind: 'botanical', synonyms: ['Tamarind', 'Tamarind seed', 'Tamarindus indica'],
+    groups: [{ group: 'Tamarind' }] },
   { ingredient_id: 'ing_ginger', name: 'Ginger (Zingiber officinale root)', kind: 'botanical', synonyms: ['Ginger', 'Ginger root', 'Zingiber officinale'],
     uniis: [u('C5529G5JPQ', gsrs('iqm', 'ginger', 'GINGER'))] },
   { ingredient_id: 'ing_devils_claw', name: "Devil's Claw (Harpagophytum procumbens)", kind: 'botanical', synonyms: ["Devil's Claw", 'Harpagophytum procumbens'] },

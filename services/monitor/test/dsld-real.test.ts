@@ -20,8 +20,8 @@ const line = (r: DsldReading, name: string) => r.ingredients.find((i) => i.decla
 
 describe('real DSLD labels', () => {
   it('every real label in the folder parses, and each names its source', () => {
-    // 59 gathered (docs/monitor.md "Real labels"): every one must parse.
-    expect(labels.length).toBeGreaterThanOrEqual(59);
+    // 60 gathered (docs/monitor.md "Real labels"): every one must parse.
+    expect(labels.length).toBeGreaterThanOrEqual(60);
     for (const file of labels) {
       const id = Number(file.replace('.json', ''));
       const sidecar = readFileSync(`${dir}${id}.source.md`, 'utf8');
@@ -152,7 +152,7 @@ describe('real DSLD labels', () => {
       }
     }
     // Every count-unit label that declares servings agrees (a label whose quotient is not whole, 332924, derives nothing).
-    expect(declared.length).toBeGreaterThanOrEqual(30);
+    expect(declared.length).toBeGreaterThanOrEqual(31);
     // The labels that declare none: capsules, caplets, tablets and softgels are derived; packs of several caplets,
     // a serving of 1-2 capsules and a single packet by weight are not.
     expect(derivedWhereNone).toEqual({
@@ -246,6 +246,53 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
         { serving_order: 1, serving_quantity: 87.5, amount: 300, unit: 'Calories', operator: null },
       ],
     });
+  });
+
+  it("a blend DSLD lists with its members as the blend row's forms (no nested rows) keeps them as members without amounts", () => {
+    // 1179 (Ravage Fruit Punch, 2011) files its four blends so; 2219 (the same product in Grape) files the same blends
+    // with nested rows. Either way the label names each member inside its blend without an amount of its own.
+    const ravage = read(1179);
+    expect(ravage.blends.map(({ name, total_amount, total_unit }) => ({ name, total_amount, total_unit }))).toEqual([
+      { name: 'Muscle Buffering System', total_amount: 3.2, total_unit: 'g' },
+      { name: 'N.O. Vasodilation Amplifier', total_amount: 3.2, total_unit: 'g' },
+      { name: 'ATP Optimizing Creatine Module', total_amount: 3.1, total_unit: 'g' },
+      { name: 'Thermo Energy Intensifier', total_amount: 603.3, total_unit: 'mg' },
+      // A form filed as a blend of its own: a blend whose total and members this label does not give.
+      { name: 'Caffeine Blend', total_amount: null, total_unit: null },
+    ]);
+    const members = (r: DsldReading, blend: string) => r.ingredients.filter((l) => l.blend === blend).map((l) => l.declared_name);
+    expect(members(ravage, 'Muscle Buffering System')).toEqual(['Astaxanthin', 'CarnoSyn']);
+    expect(members(ravage, 'Thermo Energy Intensifier')).toEqual(['Acetyl L-Carnitine', 'Capsimax Capsicum fruit extract', 'Choline Bitartrate', 'L-Phenylalanine', 'L-Taurine']);
+    expect(line(ravage, 'CarnoSyn')).toEqual({
+      declared_name: 'CarnoSyn', amount: null, unit: null, operator: null, blend: 'Muscle Buffering System', amount_note: null, amounts_by_serving: [],
+      unii: null, ingredient_group: 'Beta-Alanine', forms: [],
+    });
+    expect(line(ravage, 'L-Arginine, Micronized')).toMatchObject({ unii: '94ZLA3W45F', ingredient_group: 'Arginine', amount: null });
+    // The other flavor, filed with nested rows, names the same members of the same blend (in label order; DSLD lists forms alphabetically).
+    expect(members(read(2219), 'Muscle Buffering System').sort()).toEqual(members(ravage, 'Muscle Buffering System').sort());
+    // Rampant (14168, a pre-training tablet): its 200 mg of caffeine is declared as a member of a blend's forms.
+    const rampant = read(14168);
+    expect(rampant.blends.map((b) => [b.name, b.total_amount, b.total_unit])).toEqual([
+      ['N.O. Vasodilation Amplifier', 2060, 'mg'], ['Anabolic Muscle Primer', 801, 'mg'], ['ATP Optimizing Creatine Module', 1250, 'mg'],
+      ['Muscle Buffering System', 700.05, 'mg'], ['Thermo Energy Matrix', 598.34, 'mg'],
+    ]);
+    expect(line(rampant, 'Caffeine Anhydrous')).toMatchObject({ amount: null, blend: 'Thermo Energy Matrix', ingredient_group: 'Caffeine' });
+    expect(rampant.ingredients).toHaveLength(4 + 9 + 5 + 6 + 2 + 7);
+  });
+
+  it("reads a blend's forms as members whatever shape their fields the Record did not read before take (composed label)", () => {
+    const p = parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: 'Pump Blend', category: 'blend', quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 2, unit: 'Gram(s)' }],
+      forms: [{ order: 2, name: 'Betaine' }, { order: 1, name: 'L-Citrulline', uniiCode: 29, ingredientGroup: ['Citrulline'], category: null }, { order: 3, name: null }] }] }));
+    expect(p).toMatchObject({ ok: true });
+    if (!p.ok) return;
+    expect(p.reading.blends).toEqual([{ name: 'Pump Blend', total_amount: 2, total_unit: 'g', totals_by_serving: [] }]);
+    expect(p.reading.ingredients.map(({ declared_name, unii, ingredient_group, blend, amount }) => ({ declared_name, unii, ingredient_group, blend, amount }))).toEqual([
+      { declared_name: 'L-Citrulline', unii: null, ingredient_group: null, blend: 'Pump Blend', amount: null },
+      { declared_name: 'Betaine', unii: null, ingredient_group: null, blend: 'Pump Blend', amount: null },
+    ]);
+    // A plain row's forms are the forms of that one ingredient, never members.
+    const plain = parseDsldLabel(composed({ ingredientRows: [{ order: 1, name: 'Niacin', quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 30, unit: 'mg' }], forms: [{ name: 'Niacinamide' }] }] }));
+    expect(plain).toMatchObject({ ok: true, reading: { blends: [], ingredients: [{ declared_name: 'Niacin', amount: 30, forms: ['Niacinamide'] }] } });
   });
 
   it('a field the Record reads in a shape it cannot read makes the label unreadable, naming the field', () => {

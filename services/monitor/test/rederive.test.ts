@@ -20,12 +20,15 @@ let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
 const omega = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/214224.json', import.meta.url)), 'utf8');
+/** Ravage Fruit Punch, whose blends DSLD lists with their members as forms (decision 1007, amended 2026-11-28). */
+const ravage = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8');
 
 beforeAll(async () => {
   db = await emptyDatabase();
   pool = createPool(db.url, { max: 4 });
   src = await startSourceServer();
   src.labelBodies.set(214224, omega);
+  src.labelBodies.set(1179, ravage);
 });
 
 afterAll(async () => {
@@ -108,5 +111,39 @@ describe('re-derivation', () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM candidates WHERE product_id = $1`, [productId])).rows[0].n).toBe(0);
     const reasons = await pool.query<{ reason: string | null }>(`SELECT reason FROM monitoring_checks WHERE source_id = $1 ORDER BY check_id`, [source.source_id]);
     expect(reasons.rows.at(-1)!.reason).toMatch(/re-derived/);
+  });
+
+  it("a state read when a blend's members listed as its forms were dropped gets them back, by the operator step and by the monitor, with no candidate", async () => {
+    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    const productId = await product(pool, 'Ravage Fruit Punch');
+    await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings), localhostOnly);
+    day('2026-03-02');
+    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 1 });
+    const stateId = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1`, [productId])).rows[0]!.state_id;
+    const members = async () =>
+      (await pool.query<{ blend: string; declared_name: string }>(
+        `SELECT b.name AS blend, d.declared_name FROM declared_ingredients d JOIN declared_blends b ON b.blend_id = d.blend_id WHERE d.state_id = $1 ORDER BY d.position`, [stateId])).rows;
+    const blends = async () => (await pool.query<{ name: string }>(`SELECT name FROM declared_blends WHERE state_id = $1 ORDER BY blend_id`, [stateId])).rows.map((r) => r.name);
+    const read = { members: await members(), blends: await blends() };
+    expect(read.members).toHaveLength(22);
+    expect(read.members.slice(0, 2)).toEqual([{ blend: 'Muscle Buffering System', declared_name: 'Astaxanthin' }, { blend: 'Muscle Buffering System', declared_name: 'CarnoSyn' }]);
+    expect(read.blends).toContain('Caffeine Blend');
+    /** What the rule before read of this label: the four blends with their totals, and not one member. */
+    const asTheRuleBeforeRead = async () => {
+      await pool.query(`DELETE FROM declared_ingredients WHERE state_id = $1 AND blend_id IS NOT NULL`, [stateId]);
+      await pool.query(`DELETE FROM declared_blends WHERE state_id = $1 AND name = 'Caffeine Blend'`, [stateId]);
+    };
+
+    await asTheRuleBeforeRead();
+    expect(await rederiveStates(pool, new IngredientNames(pool), { by: 'test', productId })).toMatchObject({ examined: 1, rederived: [stateId], conflicts: [], not_rederivable: [] });
+    expect({ members: await members(), blends: await blends() }).toEqual(read);
+
+    await asTheRuleBeforeRead();
+    day('2026-03-09');
+    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    expect({ members: await members(), blends: await blends() }).toEqual(read);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM candidates WHERE product_id = $1`, [productId])).rows[0].n).toBe(0);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM history_states WHERE product_id = $1`, [productId])).rows[0].n).toBe(1);
   });
 });

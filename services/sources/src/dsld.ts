@@ -18,7 +18,11 @@ import type { OtherServing } from '@evidence-record/curation';
 const text = z.string().nullish();
 const num = z.number().nullish();
 const Quantity = z.looseObject({ servingSizeOrder: num, servingSizeQuantity: num, operator: text, quantity: num, unit: text });
-const Form = z.looseObject({ name: text });
+// A form's other fields were never read before blends listed as forms were (blendMembersOf): only strings are taken
+// from them, so a form in a shape the Record does not expect leaves a field out rather than refusing the label.
+const anything = z.unknown().optional();
+const Form = z.looseObject({ name: text, order: anything, category: anything, ingredientGroup: anything, uniiCode: anything });
+type Form = z.infer<typeof Form>;
 const Row = z.looseObject({
   order: num,
   name: text,
@@ -232,6 +236,9 @@ const isBlend = (row: Row) =>
   (/^header$/i.test((row.ingredientGroup ?? '').trim()) && (row.nestedRows ?? []).length > 0) ||
   (!row.category && /blend|proprietary|matrix/i.test(row.name ?? row.description ?? ''));
 
+const stringOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const orderOf = (f: Form): number => (typeof f.order === 'number' && Number.isFinite(f.order) ? f.order : 0);
+
 const byOrder = (rows: Row[] | null | undefined) => [...(rows ?? [])].map((row, i) => ({ row, i })).sort((a, b) => (a.row.order ?? 0) - (b.row.order ?? 0));
 
 /** An ISO date from DSLD's date strings ("2017-10-21", "2017-10-21T00:00:00Z"), else null. */
@@ -266,17 +273,44 @@ function readLabel(label: DsldLabel): DsldParse {
   const blends: DeclaredBlend[] = [];
   const ingredients: DeclaredLine[] = [];
 
-  const newBlend = (name: string, row: Row, at: string): string => {
+  const newBlend = (name: string, quantity: Quantity[] | null | undefined, at: string): string => {
     let blendName = name;
     for (let n = 2; blends.some((b) => b.name === blendName); n++) blendName = `${name} (${n})`;
-    const total = amountOf(row.quantity, primary, `${at}.quantity`);
+    const total = amountOf(quantity, primary, `${at}.quantity`);
     blends.push({
       name: blendName,
       total_amount: total.amount,
       total_unit: total.amount === null ? null : total.unit,
-      totals_by_serving: otherAmounts(row.quantity, primary, `${at}.quantity`),
+      totals_by_serving: otherAmounts(quantity, primary, `${at}.quantity`),
     });
     return blendName;
+  };
+
+  // A blend without nested rows that lists forms: how DSLD files many older labels' blends ("Muscle Buffering
+  // System 3.2 g: Astaxanthin, CarnoSyn"), the same members another flavor's label gives as nested rows. Each form is
+  // a member the label names without an amount (undisclosed, never zero), identified by its own UNII and group; a
+  // form filed as a blend ("Caffeine Blend") is a blend of its own whose total and members the label does not give.
+  const blendMembersOf = (forms: Form[], blend: string, at: string) => {
+    for (const { f, i } of [...forms].map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f) - orderOf(b.f))) {
+      const name = clean(f.name);
+      if (name === null) continue;
+      if ((stringOf(f.category) ?? '').toLowerCase() === 'blend' || /^(proprietary )?blend\b/i.test(stringOf(f.ingredientGroup) ?? '')) {
+        newBlend(name, null, `${at}.${i}`);
+        continue;
+      }
+      ingredients.push({
+        declared_name: name,
+        amount: null,
+        unit: null,
+        operator: null,
+        blend,
+        amount_note: null,
+        amounts_by_serving: [],
+        unii: uniiOf(stringOf(f.uniiCode)),
+        ingredient_group: clean(stringOf(f.ingredientGroup)),
+        forms: [],
+      });
+    }
   };
 
   // Rows in label order, nested rows after their parent at any depth: a blend's rows are its members (a blend
@@ -288,7 +322,9 @@ function readLabel(label: DsldLabel): DsldParse {
       const name = clean(row.name) ?? clean(row.description);
       if (name === null) throw new Unreadable(`${here}.name is missing`);
       if (isBlend(row)) {
-        walk(row.nestedRows, `${here}.nestedRows`, newBlend(name, row, here), depth + 1);
+        const blend = newBlend(name, row.quantity, here);
+        if ((row.nestedRows ?? []).length > 0) walk(row.nestedRows, `${here}.nestedRows`, blend, depth + 1);
+        else blendMembersOf(row.forms ?? [], blend, `${here}.forms`);
         continue;
       }
       const own = amountOf(row.quantity, primary, `${here}.quantity`);
