@@ -33,7 +33,7 @@ beforeAll(() => {
 
 type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };
 type Economics = { calculations: Calc[]; commercial_facts: Array<{ servings_per_container: number | null }>; limitations: string[]; confidence: { basis: string } };
-type ProductRecord = { verified_facts: Array<{ kind: string; value: { declared_name: string; amount: number | null; unit: string | null } }> };
+type ProductRecord = { verified_facts: Array<{ kind: string; value: { declared_name: string; amount: number | null; unit: string | null; blend?: string | null } }> };
 
 const netContentsOf = async (productId: string) =>
   (await pool.query<{ net_contents: unknown }>(`SELECT net_contents FROM history_states WHERE product_id = $1 ORDER BY observed_from, state_id`, [productId])).rows.map((r) => r.net_contents);
@@ -78,6 +78,15 @@ describe('net contents', () => {
     src.offers.set('shelfwise/ravage', { name: 'Ravage', price: 39.99, listPrice: 39.99 });
     await addSource(pool, { product_id: declared, kind: 'offer_page', url: src.offerUrl('shelfwise', 'ravage'), retailer: 'Shelfwise' }, policyOf(settings), localhostOnly);
     expect(await runOnce(deps, { productId: declared })).toMatchObject({ valid: 2, prices_recorded: 1 });
+    // Its blends list their members as forms (decision 1007, amended 2026-11-28): the product record names each
+    // inside its blend, without an amount, beside the blend's declared total.
+    const ravageFacts = (await answerOf<ProductRecord>(record, `/products/${declared}`)).verified_facts;
+    expect(ravageFacts).toContainEqual(expect.objectContaining({ kind: 'proprietary_blend', value: expect.objectContaining({ declared_name: 'Muscle Buffering System', amount: 3.2, unit: 'g' }) }));
+    expect(ravageFacts).toContainEqual(expect.objectContaining({
+      kind: 'declared_ingredient',
+      value: expect.objectContaining({ declared_name: 'CarnoSyn', amount: null, unit: null, blend: 'Muscle Buffering System', amount_disclosed: false }),
+    }));
+    expect(ravageFacts.filter((f) => f.kind === 'declared_ingredient' && f.value.blend === 'ATP Optimizing Creatine Module')).toHaveLength(10);
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
