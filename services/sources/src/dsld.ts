@@ -230,7 +230,7 @@ function otherAmounts(quantities: Quantity[] | null | undefined, primary: number
  * under the group "Header" with rows nested under it is one too (decision 1450): a heading printing the total of the
  * rows under it ("2:1:1 BCAA 1,000 mg" over leucine, isoleucine, valine), which other labels file as a blend.
  */
-const isBlend = (row: Row) =>
+const isBlend = (row: Pick<Row, 'category' | 'ingredientGroup' | 'name' | 'description' | 'nestedRows'>) =>
   (row.category ?? '').toLowerCase() === 'blend' ||
   /^(proprietary )?blend\b/i.test(row.ingredientGroup ?? '') ||
   (/^header$/i.test((row.ingredientGroup ?? '').trim()) && (row.nestedRows ?? []).length > 0) ||
@@ -294,7 +294,7 @@ function readLabel(label: DsldLabel): DsldParse {
     for (const { f, i } of [...forms].map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f) - orderOf(b.f))) {
       const name = clean(f.name);
       if (name === null) continue;
-      if ((stringOf(f.category) ?? '').toLowerCase() === 'blend' || /^(proprietary )?blend\b/i.test(stringOf(f.ingredientGroup) ?? '')) {
+      if (isBlend({ category: stringOf(f.category), ingredientGroup: stringOf(f.ingredientGroup), name })) {
         newBlend(name, null, `${at}.${i}`);
         continue;
       }
