@@ -40,15 +40,17 @@ const SPORTS_LABELS = ['270253', '269317', '59952', '306183', '307773', '67304']
 /**
  * Held back again (2026-11-28): DSLD files many older labels' blends with their members as the blend row's forms and
  * no nested rows (1179's four blends, Rampant's five; 295773's Seneactiv, 219819's TamaFlex). The parser dropped those
- * members until then, so Ravage Fruit Punch (1179) read as declaring no caffeine, creatine or beta-alanine at all.
- * Read as members (decision 1007, amended), with the catalogue as it stood (main at e28c041): 57 of the 59 new lines
- * identified (Rampant 14168, gathered that day: 33 of 33); left, TamaFlex's "Tamarind (Tamarindus indicus) seed
+ * members until then, so Ravage Fruit Punch (1179) read as declaring no creatine, beta-alanine or citrulline at all.
+ * Read as members (decision 1007, amended), with the catalogue as it stood (main at e28c041), the 59 lines new to this
+ * measure (those labels' 55 members listed as forms, and the 4 other lines of Rampant 14168, gathered that day): 57
+ * identified (Rampant 33 of 33); left, TamaFlex's "Tamarind (Tamarindus indicus) seed
  * extract" and "Turmeric (Curcuma longa) rhizome extract". Then ing_tamarind was added and ing_turmeric given DSLD's
  * group "Turmeric", both by the groups their rows carry.
  */
 export const HELD_BACK_BLEND_MEMBERS = {
   labels: ['1179', '14168', '295773', '219819'],
   lines: 59,
+  form_members: 55,
   identified_before: 57,
   unidentified_before: ['Tamarind (Tamarindus indicus) seed extract', 'Turmeric (Curcuma longa) rhizome extract'],
 };
@@ -133,6 +135,16 @@ describe('ingredient identity on real pre-workout labels', () => {
     expect(m.rows).toBe(190);
     expect(m.share).toBeGreaterThanOrEqual(0.95);
     expect(m.unidentified).toEqual(['Stevia extract', 'Silicon Dioxide']);
+    // The lines the held-back measure counted: the members those labels list as forms of a blend row without nested rows.
+    type RawRow = { category?: string | null; ingredientGroup?: string | null; nestedRows?: RawRow[] | null; forms?: RawRow[] | null };
+    const isBlendRow = (r: RawRow) => (r.category ?? '').toLowerCase() === 'blend' || /^blend\b/i.test(r.ingredientGroup ?? '');
+    const formMembers = (rows: RawRow[] | null | undefined): number =>
+      (rows ?? []).reduce((n, r) => n + formMembers(r.nestedRows) + (isBlendRow(r) && !r.nestedRows?.length ? (r.forms ?? []).filter((f) => !isBlendRow(f)).length : 0), 0);
+    const raw = (id: string) => JSON.parse(readFileSync(new URL(`dsld-real/${id}.json`, fixtures), 'utf8')) as { ingredientRows: RawRow[] };
+    expect(HELD_BACK_BLEND_MEMBERS.labels.reduce((n, id) => n + formMembers(raw(id).ingredientRows), 0)).toBe(HELD_BACK_BLEND_MEMBERS.form_members);
+    const rampantOthers = linesOf(['14168']).length - formMembers(raw('14168').ingredientRows);
+    expect(HELD_BACK_BLEND_MEMBERS.form_members + rampantOthers).toBe(HELD_BACK_BLEND_MEMBERS.lines);
+    expect(HELD_BACK_BLEND_MEMBERS.unidentified_before.every((name) => labelLines.some((l) => l.declared_name === name))).toBe(true);
   });
 
   it('identifies the rows of the real sports labels beside them (BCAA powders, capsules, a liquid), and says which are left', () => {
