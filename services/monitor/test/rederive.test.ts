@@ -46,15 +46,21 @@ async function asTheOldRuleRead(stateId: string): Promise<void> {
 const lines = async (stateId: string) =>
   (await pool.query(`SELECT declared_name, amount, unit FROM declared_ingredients WHERE state_id = $1 AND declared_name IN ('Calories', 'Total Fat', 'Trans Fat') ORDER BY position`, [stateId])).rows;
 
+/** A product whose real DSLD label `labelId` the monitor reads on 2026-03-02: the monitor, the source and its one state. */
+async function firstReading(name: string, labelId: number) {
+  const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
+  const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+  const productId = await product(pool, name);
+  const source = await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(labelId) }, policyOf(settings), localhostOnly);
+  day('2026-03-02');
+  expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 1 });
+  const state = (await pool.query<{ state_id: string; observed_from: string; observed_to: string }>(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1`, [productId])).rows[0]!;
+  return { deps, day, productId, source, state };
+}
+
 describe('re-derivation', () => {
   it('reads a state the old rule read again from its kept bytes, in place, with what it held kept and no candidate', async () => {
-    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
-    const productId = await product(pool, 'Omega-3D Lemon');
-    await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);
-    day('2026-03-02');
-    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 1 });
-    const state = (await pool.query<{ state_id: string; observed_from: string; observed_to: string }>(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1`, [productId])).rows[0]!;
+    const { productId, state } = await firstReading('Omega-3D Lemon', 214224);
     expect(await lines(state.state_id)).toEqual([
       { declared_name: 'Calories', amount: 20, unit: 'Calories' },
       { declared_name: 'Total Fat', amount: 2, unit: 'g' },
@@ -87,13 +93,7 @@ describe('re-derivation', () => {
   });
 
   it('the monitor reading the same bytes again re-derives the state instead of opening a change', async () => {
-    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
-    const productId = await product(pool, 'Omega-3D Lemon Again');
-    const source = await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(214224) }, policyOf(settings), localhostOnly);
-    day('2026-03-02');
-    await runOnce(deps, { productId });
-    const state = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1`, [productId])).rows[0]!;
+    const { deps, day, productId, source, state } = await firstReading('Omega-3D Lemon Again', 214224);
     await asTheOldRuleRead(state.state_id);
 
     // A week later, the same bytes again (both a full read and a 304 re-read of the kept bytes).
@@ -114,13 +114,7 @@ describe('re-derivation', () => {
   });
 
   it("a state read when a blend's members listed as its forms were dropped gets them back, by the operator step and by the monitor, with no candidate", async () => {
-    const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
-    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
-    const productId = await product(pool, 'Ravage Fruit Punch');
-    await addSource(pool, { product_id: productId, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings), localhostOnly);
-    day('2026-03-02');
-    expect(await runOnce(deps, { productId })).toMatchObject({ valid: 1, states_created: 1 });
-    const stateId = (await pool.query<{ state_id: string }>(`SELECT state_id FROM history_states WHERE product_id = $1`, [productId])).rows[0]!.state_id;
+    const { deps, day, productId, state: { state_id: stateId } } = await firstReading('Ravage Fruit Punch', 1179);
     const members = async () =>
       (await pool.query<{ blend: string; declared_name: string }>(
         `SELECT b.name AS blend, d.declared_name FROM declared_ingredients d JOIN declared_blends b ON b.blend_id = d.blend_id WHERE d.state_id = $1 ORDER BY d.position`, [stateId])).rows;
