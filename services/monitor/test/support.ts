@@ -42,31 +42,47 @@ export async function startRecord(pool: Pool): Promise<RunningService> {
   return startService(createRecordApp({ pool, publicBaseUrl: 'https://er.test', log, metrics: new Metrics('record') }), { port: 0, log, graceMs: 500, handleSignals: false });
 }
 
-export interface RecordWorld {
+export interface SourceWorld {
   db: TestDatabase;
   pool: Pool;
   src: SourceServer;
-  record: RunningService;
+  /** The local stack's settings, with DSLD at this world's source server. */
+  settings: MonitorSettings;
 }
 
 /**
- * A test file's own Record: an empty database, a pool, the demo source server and the record service on that
- * database, opened before the file's tests and closed after them. Its fields are set once the file's first
- * beforeAll has run (hooks run in the order they are registered, so call this before registering others).
+ * A test file's own sources: an empty database, a pool and the demo source server, opened before the file's tests and
+ * closed after them. Its fields are set once the file's first beforeAll has run (hooks run in the order they are
+ * registered, so call this before registering others; after-hooks run in the reverse order).
  */
-export function recordWorld(): RecordWorld {
-  const world = {} as RecordWorld;
+export function sourceWorld(): SourceWorld {
+  const world = {} as SourceWorld;
   beforeAll(async () => {
     world.db = await emptyDatabase();
     world.pool = createPool(world.db.url, { max: 6 });
     world.src = await startSourceServer();
+    world.settings = testSettings({ DSLD_BASE_URL: `${world.src.origin}/dsld/v9` });
+  });
+  afterAll(async () => {
+    await world.src?.close();
+    await world.pool?.end();
+    await world.db?.drop();
+  });
+  return world;
+}
+
+export interface RecordWorld extends SourceWorld {
+  record: RunningService;
+}
+
+/** A sourceWorld with the record service on its database, closed before the rest. */
+export function recordWorld(): RecordWorld {
+  const world = sourceWorld() as RecordWorld;
+  beforeAll(async () => {
     world.record = await startRecord(world.pool);
   });
   afterAll(async () => {
     await world.record?.close();
-    await world.src?.close();
-    await world.pool?.end();
-    await world.db?.drop();
   });
   return world;
 }
