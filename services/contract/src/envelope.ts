@@ -76,11 +76,14 @@ export const VerifiedFact = z.strictObject({
   kind: z
     .string()
     .describe(
-      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2410)",
+      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2410), label_statement (get_product_record: what the label states beside its Supplement Facts, under DSLD's type as declared_name: 'Formula re: Contains', 'Formulation re: Does NOT Contain', 'Precautions re: …', 'Suggested/Recommended/Usage/Directions'; its words in statement; decision 2420). Open: clients ignore kinds they do not know",
     ),
   value: z.strictObject({
     declared_name: z.string(),
-    amount: z.number().nullable().describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact.'),
+    amount: z
+      .number()
+      .nullable()
+      .describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact. Always null on a label_statement: a statement is words, never read as an amount.'),
     unit: z.string().nullable(),
     ingredient_id: z
       .string()
@@ -95,6 +98,10 @@ export const VerifiedFact = z.strictObject({
       .describe('where the label gives no amount of its own, its words for one ("1.25 billion CFU"), kept as evidence; amount stays null'),
     amounts_by_serving: z.array(ServingAmount).optional().describe('what the serving sizes besides the first declare of this line; absent when the label declares one serving size'),
     serving_order: z.number().int().optional().describe('serving_configuration: which of the serving sizes the label declares (absent: the first)'),
+    statement: z
+      .string()
+      .optional()
+      .describe('label_statement: the statement as the label prints it (its line breaks kept), e.g. "Each serving supplies 200 mg of caffeine."; a precaution is the label\'s words, never the service\'s advice'),
   }),
   state_id: z.string().nullable(),
   observed_at: date,

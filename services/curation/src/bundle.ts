@@ -112,6 +112,9 @@ export const SourceFacts = z.strictObject({
   off_market: z.boolean().nullable().default(null),
   // DSLD's links to related labels ("Package size difference, same product"): how label versions find their product.
   label_relationships: z.array(z.strictObject({ type: z.string().max(100), label_id: z.number().int().positive() })).max(50).default([]),
+  // What the label states beside its Supplement Facts (decision 2420): contains, does not contain, precautions,
+  // directions, in DSLD's words and type. Kept with the capture that read them; not part of the state's content.
+  statements: z.array(z.strictObject({ type: text(100), text: text(2000) })).max(40).default([]),
 });
 
 export const CaptureInput = z

@@ -161,6 +161,41 @@ describe('real DSLD labels', () => {
     });
   });
 
+  it("keeps what a label states about what it contains, its precautions and directions, in DSLD's words and order; not its claims (decision 2420)", () => {
+    // Rampant declares its caffeine only as a member of a blend, without an amount; its statements say how much.
+    const rampant = read(14168).facts.statements;
+    expect(rampant.map((s) => s.type)).toEqual([
+      'Precautions re: Children',
+      'Formulation re: Does NOT Contain',
+      'Suggested/Recommended/Usage/Directions',
+      'Precautions re: All Other',
+      'Formula re: Contains',
+      'Precautions re: All Other',
+    ]);
+    expect(rampant).toContainEqual({ type: 'Formula re: Contains', text: 'Each serving supplies 200 mg of caffeine.' });
+    expect(rampant).toContainEqual({ type: 'Suggested/Recommended/Usage/Directions', text: 'DIRECTIONS: As a dietary supplement, take six tablets 30 minutes before exercise.' });
+    // Marketing copy and claims, trademarks, storage and the FDA's wording are not the label's facts about itself.
+    expect(rampant.some((s) => /AMPLIFIER|ANABOLISM|trademark|cool, dry|Food and Drug/i.test(s.text))).toBe(false);
+    // The label's line breaks are kept: four claims of content, one per line, as LIT AF prints them.
+    const lit = read(219842).facts.statements;
+    expect(lit).toContainEqual({ type: 'Formula re: Contains', text: '300 mg caffeine\n8 g L-citrulline malate\n400 mg peak atp\n1.5 g nitrosigine' });
+    expect(lit).toContainEqual({ type: 'Precautions re: All Other', text: 'One serving supplies 300 mg of caffeine.' });
+    expect(lit).toContainEqual({ type: 'Precautions re: Allergies', text: 'Contains: Soybeans.' });
+    expect(lit.filter((s) => s.type === 'Formulation re: Other')).toEqual([]);
+    // Every real label: only the kept types, none empty, within the limits, never a reason to refuse one.
+    let kept = 0;
+    for (const file of labels) {
+      const statements = read(Number(file.replace('.json', ''))).facts.statements;
+      kept += statements.length;
+      for (const st of statements) {
+        expect(st.type, file).toMatch(/^(Formula re: Contains|Formulation re: Does NOT Contain|Precautions re: .+|Suggested\/Recommended\/Usage\/Directions)$/);
+        expect(st.text.length, file).toBeGreaterThan(0);
+        expect(st.text, file).not.toMatch(/[ \t]{2}|^\s|\s$/);
+      }
+    }
+    expect(kept).toBeGreaterThan(300);
+  });
+
   it('blends listed inside blends of a real multivitamin keep their own totals and members', () => {
     const r = read(49495);
     expect(r.blends.map((b) => [b.name, b.total_amount, b.total_unit])).toEqual([
@@ -314,6 +349,35 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
       reason: expect.stringMatching(/ingredientRows\.0\.name is missing/),
     });
     expect(parseDsldLabel(composed({ servingSizes: 'one scoop' }))).toMatchObject({ outcome: 'unreadable', reason: expect.stringMatching(/servingSizes/) });
+  });
+
+  it('reads statements entry by entry: an entry in a shape it cannot read, of a type it does not keep, or too long is left out, never refusing the label', () => {
+    const p = parseDsldLabel(
+      composed({
+        statements: [
+          { type: 'Formula re: Contains', notes: '  200 mg   caffeine \r\n\n 6 g citrulline ' },
+          { type: 'Precautions re: All Other', notes: 7 },
+          { type: ['Precautions re: All Other'], notes: 'x' },
+          'Keep out of reach of children.',
+          null,
+          { type: 'General Statements: All Other Content', notes: 'EXTREME PUMPS' },
+          { type: 'Precautions re: Children', notes: '   ' },
+          { type: 'Precautions re: All Other', notes: 'y'.repeat(2001) },
+          { type: 'Precautions re: Children', notes: 'Keep out of reach of children.' },
+        ],
+      }),
+    );
+    expect(p).toMatchObject({ ok: true });
+    if (!p.ok) return;
+    expect(p.reading.facts.statements).toEqual([
+      { type: 'Formula re: Contains', text: '200 mg caffeine\n6 g citrulline' },
+      { type: 'Precautions re: Children', text: 'Keep out of reach of children.' },
+    ]);
+    for (const statements of [null, 'none', { type: 'Formula re: Contains', notes: 'x' }]) {
+      expect(parseDsldLabel(composed({ statements }))).toMatchObject({ ok: true, reading: { facts: { statements: [] } } });
+    }
+    const many = parseDsldLabel(composed({ statements: Array.from({ length: 45 }, (_, i) => ({ type: 'Precautions re: All Other', notes: `Warning ${i}.` })) }));
+    expect(many.ok && many.reading.facts.statements.length).toBe(40);
   });
 
   it('ignores the shape of fields the Record does not read', () => {

@@ -53,6 +53,8 @@ export const DsldLabel = z.looseObject({
   labelRelationships: z.array(z.looseObject({ type: text, labelId: num })).nullish(),
   // Read entry by entry and never refused (netContentsOf): labels were read without it before.
   netContents: z.unknown().optional(),
+  // The same (statementsOf): read since decision 2420, never a reason to refuse a label.
+  statements: z.unknown().optional(),
 });
 export type DsldLabel = z.infer<typeof DsldLabel>;
 
@@ -95,6 +97,16 @@ export interface DeclaredBlend {
 }
 
 
+/**
+ * A statement the label prints beside its Supplement Facts, in DSLD's words and under DSLD's type (decision 2420):
+ * what it contains ("Each serving supplies 200 mg of caffeine."), does not contain, its precautions and its
+ * directions. Line breaks are the label's; spaces within a line are collapsed.
+ */
+export interface LabelStatement {
+  type: string;
+  text: string;
+}
+
 export interface DsldReading {
   label_id: number;
   brand: string | null;
@@ -113,6 +125,7 @@ export interface DsldReading {
     events: Array<{ date: string; type: string }>;
     off_market: boolean | null;
     label_relationships: Array<{ type: string; label_id: number }>;
+    statements: LabelStatement[];
   };
 }
 
@@ -163,6 +176,41 @@ export function netContentsOf(raw: unknown): NetContent[] {
     if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0 || quantity > 1e9 || u === null) continue;
     out.push({ quantity, unit: u });
     if (out.length === 10) break;
+  }
+  return out;
+}
+
+/**
+ * The statement types the Record keeps (decision 2420): what the label says the product contains or does not, its
+ * precautions and its directions. Marketing copy, structure/function claims, trademarks, storage, seals and the
+ * FDA's own wording are left out: the Record does not repeat a claim.
+ */
+const keptStatement = /^(Formula re: Contains|Formulation re: Does NOT Contain|Precautions re: .+|Suggested\/Recommended\/Usage\/Directions)$/;
+export const MAX_STATEMENTS = 40;
+export const MAX_STATEMENT_CHARS = 2000;
+
+/**
+ * `statements[]` as the Record keeps them: the kept types, in the label's order, at most 40. The field was never
+ * read before, so an entry in a shape it cannot read is left out, never a reason to refuse a readable label; a
+ * statement longer than 2,000 characters is left out whole rather than cut, so what is kept is always the label's
+ * whole sentence.
+ */
+export function statementsOf(raw: unknown): LabelStatement[] {
+  if (!Array.isArray(raw)) return [];
+  const out: LabelStatement[] = [];
+  for (const entry of raw as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { type, notes } = entry as { type?: unknown; notes?: unknown };
+    const kind = typeof type === 'string' ? clean(type, 100) : null;
+    if (kind === null || !keptStatement.test(kind) || typeof notes !== 'string') continue;
+    const text = notes
+      .split(/\r?\n/)
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter((line) => line !== '')
+      .join('\n');
+    if (text === '' || text.length > MAX_STATEMENT_CHARS) continue;
+    out.push({ type: kind, text });
+    if (out.length === MAX_STATEMENTS) break;
   }
   return out;
 }
@@ -388,6 +436,7 @@ function readLabel(label: DsldLabel): DsldParse {
           .filter((r): r is typeof r & { labelId: number } => typeof r.labelId === 'number' && Number.isInteger(r.labelId) && r.labelId > 0)
           .map((r) => ({ type: clean(r.type, 100) ?? '', label_id: r.labelId }))
           .slice(0, 50),
+        statements: statementsOf(label.statements),
       },
     },
   };

@@ -110,3 +110,31 @@ export async function declaredLines(db: ClientBase, stateIds: string[]): Promise
   });
   return rows;
 }
+
+/** A statement the label prints beside its Supplement Facts, as last read (decision 2420). */
+export interface StatementRow {
+  type: string;
+  text: string;
+}
+
+/**
+ * The statements of a state's label as its newest reading read them: the
+ * capture that created the state or a later one of the same content
+ * (state_readings), whichever is newest; [] when that capture kept none
+ * (a capture import without them, or bytes read before decision 2420 and
+ * not yet re-derived).
+ */
+export async function labelStatements(db: ClientBase, stateId: string): Promise<StatementRow[]> {
+  const { rows } = await db.query<{ statements: StatementRow[] | null }>({
+    name: 'record-label-statements',
+    text: `SELECT c.source_facts->'statements' AS statements
+             FROM captures c
+            WHERE c.capture_id = (SELECT hs.capture_id FROM history_states hs WHERE hs.state_id = $1)
+               OR c.capture_id IN (SELECT sr.capture_id FROM state_readings sr WHERE sr.state_id = $1)
+            ORDER BY c.observed_at DESC, c.capture_id DESC
+            LIMIT 1`,
+    values: [stateId],
+  });
+  const list = rows[0]?.statements;
+  return Array.isArray(list) ? list : [];
+}

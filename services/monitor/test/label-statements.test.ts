@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RunningService } from '@evidence-record/platform';
+import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
+import type { SourceServer } from '@evidence-record/demo-sources';
+import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
+
+/**
+ * A label's statements (decision 2420): what it says it contains, does not
+ * contain, its precautions and directions, kept with the capture that read
+ * them and shown in the product record as declared facts, in the label's
+ * words. Real DSLD label 14168 (GNC Beyond Raw Rampant, which declares its
+ * caffeine only as a member of a blend and states "Each serving supplies
+ * 200 mg of caffeine.") is served byte for byte; the second test's later
+ * label is that record with one statement's words changed here (so not
+ * real). Real Postgres throughout.
+ */
+const world = recordWorld();
+let pool: Pool;
+let src: SourceServer;
+let settings: MonitorSettings;
+let record: RunningService;
+const rampant = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/14168.json', import.meta.url)), 'utf8');
+
+beforeAll(() => {
+  ({ pool, src, record } = world);
+  src.labelBodies.set(14168, rampant);
+  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
+});
+
+type Fact = { kind: string; value: { declared_name: string; amount: number | null; unit: string | null; statement?: string; amount_disclosed?: boolean }; state_id: string | null; observed_at: string };
+type ProductRecord = { verified_facts: Fact[]; limitations: string[]; record_version: string };
+
+const statementsOf = async (productId: string) => (await answerOf<ProductRecord>(record, `/products/${productId}`)).verified_facts.filter((f) => f.kind === 'label_statement');
+
+describe('label statements', () => {
+  it("are shown as the label's words beside the line they speak of, and old captures gain them from their kept bytes", async () => {
+    const p = await product(pool, 'Rampant Real 14168');
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(14168) }, policyOf(settings), localhostOnly);
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1 });
+
+    const answer = await answerOf<ProductRecord>(record, `/products/${p}`);
+    // The caffeine line: named inside its blend, no amount of its own (undisclosed, never zero) ...
+    expect(answer.verified_facts).toContainEqual(expect.objectContaining({
+      kind: 'declared_ingredient',
+      value: expect.objectContaining({ declared_name: 'Caffeine Anhydrous', amount: null, amount_disclosed: false, blend: 'Thermo Energy Matrix' }),
+    }));
+    // ... and what the label says of it, as a sentence, dated like the lines and never read as an amount.
+    const statements = answer.verified_facts.filter((f) => f.kind === 'label_statement');
+    const state = answer.verified_facts.find((f) => f.kind === 'declared_ingredient')!;
+    expect(statements).toContainEqual({
+      kind: 'label_statement',
+      value: { declared_name: 'Formula re: Contains', amount: null, unit: null, statement: 'Each serving supplies 200 mg of caffeine.' },
+      state_id: state.state_id,
+      observed_at: state.observed_at,
+      source_url: src.labelUrl(14168),
+    });
+    expect(statements.map((f) => f.value.declared_name)).toEqual([
+      'Precautions re: Children',
+      'Formulation re: Does NOT Contain',
+      'Suggested/Recommended/Usage/Directions',
+      'Precautions re: All Other',
+      'Formula re: Contains',
+      'Precautions re: All Other',
+    ]);
+    expect(statements.some((f) => /AMPLIFIER|trademark/i.test(f.value.statement ?? ''))).toBe(false);
+    // A statement is not a line named without an amount: the count the limitation gives is the label's lines only.
+    const undisclosed = answer.verified_facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
+    expect(answer.limitations).toContainEqual(expect.stringContaining(`${undisclosed} declared ingredient`));
+
+    // As a monitor before decision 2420 wrote the capture: no statements. The answer shows none rather than guess ...
+    await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
+    expect(await statementsOf(p)).toEqual([]);
+    // ... and re-derivation reads them from the kept bytes: a dry run writes nothing, the run adds them, once.
+    const names = new IngredientNames(pool);
+    expect(await rederiveStates(pool, names, { by: 'test', productId: p, dryRun: true })).toMatchObject({ examined: 1, rederived: [], statements_read: 1, record_version: null });
+    expect(await statementsOf(p)).toEqual([]);
+    const done = await rederiveStates(pool, names, { by: 'test', productId: p });
+    expect(done).toMatchObject({ examined: 1, rederived: [], unchanged: 1, statements_read: 1, record_version: expect.stringMatching(/^rv_/) });
+    expect(await statementsOf(p)).toEqual(statements);
+    expect((await answerOf<ProductRecord>(record, `/products/${p}`)).record_version).toBe(done.record_version);
+    expect(await rederiveStates(pool, names, { by: 'test', productId: p })).toMatchObject({ statements_read: 0, record_version: null });
+  });
+
+  it('a later label whose lines are the same but whose statements differ makes no new state and no candidate; the record shows the newer words', async () => {
+    const p = await product(pool, 'Rampant Restated');
+    src.labelBodies.set(14169, rampant.replace('"id":14168', '"id":14169'));
+    await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(14169) }, policyOf(settings), localhostOnly);
+    const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
+    day('2026-08-03');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 1 });
+
+    // Changed here, not real: the same record with its caffeine statement reworded.
+    src.labelBodies.set(14169, rampant.replace('"id":14168', '"id":14169').replace('Each serving supplies 200 mg of caffeine.', 'Each serving supplies 250 mg of caffeine.'));
+    day('2026-08-05');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    const statements = await statementsOf(p);
+    expect(statements).toContainEqual(expect.objectContaining({ value: expect.objectContaining({ statement: 'Each serving supplies 250 mg of caffeine.' }), observed_at: '2026-08-05' }));
+    expect(statements.some((f) => f.value.statement === 'Each serving supplies 200 mg of caffeine.')).toBe(false);
+  });
+});
