@@ -65,6 +65,13 @@ export function dsldLabel(o: LabelOptions): Record<string, unknown> {
     labelRelationships: [],
     ingredientRows: rows,
     otheringredients: { text: 'Citric Acid, Natural Flavors', ingredients: [{ order: 1, name: 'Citric Acid' }, { order: 2, name: 'Natural Flavors' }] },
+    // Statement types and wording as DSLD files real pre-workout labels' (219842, 14168); the Record keeps the first two and a caffeine precaution, not the claim (decision 2420).
+    statements: [
+      { type: 'Suggested/Recommended/Usage/Directions', notes: 'Directions: Mix one scoop in 10 fl. oz. of cold water and consume 20 minutes before training.' },
+      { type: 'Precautions re: Children', notes: 'Keep out of reach of children.' },
+      ...(typeof o.caffeineMg === 'number' ? [{ type: 'Precautions re: All Other', notes: `One serving supplies ${o.caffeineMg} mg of caffeine. Do not exceed one serving daily.` }] : []),
+      { type: 'General Statements: All Other Content', notes: 'Fuel every rep.' },
+    ],
     offMarket: o.offMarket ? 1 : 0,
     entryDate: '2026-01-15',
   };
