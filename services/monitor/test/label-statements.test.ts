@@ -83,6 +83,15 @@ describe('label statements', () => {
     expect(await statementsOf(p)).toEqual(statements);
     expect((await answerOf<ProductRecord>(record, `/products/${p}`)).record_version).toBe(done.record_version);
     expect(await rederiveStates(pool, names, { by: 'test', productId: p })).toMatchObject({ statements_read: 0, record_version: null });
+
+    // Without the operator step, the monitor's next reading of the label brings them too: its capture is written
+    // under the current rule (a 304 re-reads the kept bytes), and is the newest capture of the state.
+    await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
+    day('2026-08-04');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
+    const again = await statementsOf(p);
+    expect(again.map((f) => f.value)).toEqual(statements.map((f) => f.value));
+    expect(new Set(again.map((f) => f.observed_at))).toEqual(new Set(['2026-08-04']));
   });
 
   it('a later label whose lines are the same but whose statements differ makes no new state and no candidate; the record shows the newer words', async () => {
