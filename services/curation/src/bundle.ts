@@ -103,6 +103,10 @@ export const PriceInput = z.strictObject({
   servings_per_container: z.number().positive().nullable().default(null),
 });
 
+/** The most statements one label keeps, and the longest statement kept (decision 2420): the monitor's reading and a bundle's alike. */
+export const MAX_LABEL_STATEMENTS = 40;
+export const MAX_STATEMENT_CHARS = 2000;
+
 export const SourceFacts = z.strictObject({
   dsld_label_id: z.number().int().positive().nullable().default(null),
   product_version_code: text(100).nullable().default(null),
@@ -114,7 +118,7 @@ export const SourceFacts = z.strictObject({
   label_relationships: z.array(z.strictObject({ type: z.string().max(100), label_id: z.number().int().positive() })).max(50).default([]),
   // What the label states beside its Supplement Facts (decision 2420): contains, does not contain, precautions,
   // directions, in DSLD's words and type. Kept with the capture that read them; not part of the state's content.
-  statements: z.array(z.strictObject({ type: text(100), text: text(2000) })).max(40).default([]),
+  statements: z.array(z.strictObject({ type: text(100), text: text(MAX_STATEMENT_CHARS) })).max(MAX_LABEL_STATEMENTS).default([]),
 });
 
 export const CaptureInput = z

@@ -71,27 +71,32 @@ describe('label statements', () => {
     const undisclosed = answer.verified_facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
     expect(answer.limitations).toContainEqual(expect.stringContaining(`${undisclosed} declared ingredient`));
 
-    // As a monitor before decision 2420 wrote the capture: no statements. The answer shows none rather than guess ...
+    // Two readings of the same bytes, and both captures as a monitor before decision 2420 wrote them: no statements.
+    day('2026-08-04');
+    expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0 });
+    // The answer shows none rather than guess ...
     await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
     expect(await statementsOf(p)).toEqual([]);
     // ... and re-derivation reads them from the kept bytes: a dry run writes nothing, the run adds them, once.
     const names = new IngredientNames(pool);
-    expect(await rederiveStates(pool, names, { by: 'test', productId: p, dryRun: true })).toMatchObject({ examined: 1, rederived: [], statements_read: 1, record_version: null });
+    expect(await rederiveStates(pool, names, { by: 'test', productId: p, dryRun: true })).toMatchObject({ examined: 1, rederived: [], statements_read: 2, record_version: null });
     expect(await statementsOf(p)).toEqual([]);
     const done = await rederiveStates(pool, names, { by: 'test', productId: p });
-    expect(done).toMatchObject({ examined: 1, rederived: [], unchanged: 1, statements_read: 1, record_version: expect.stringMatching(/^rv_/) });
-    expect(await statementsOf(p)).toEqual(statements);
+    expect(done).toMatchObject({ examined: 1, rederived: [], unchanged: 1, statements_read: 2, record_version: expect.stringMatching(/^rv_/) });
+    expect((await statementsOf(p)).map((f) => f.value)).toEqual(statements.map((f) => f.value));
+    const kept = await pool.query(`SELECT c.source_facts->'statements' AS s FROM captures c JOIN sources s ON s.source_id = c.source_id WHERE s.product_id = $1`, [p]);
+    expect(kept.rows.map((r) => (r.s as unknown[]).length)).toEqual([6, 6]);
     expect((await answerOf<ProductRecord>(record, `/products/${p}`)).record_version).toBe(done.record_version);
     expect(await rederiveStates(pool, names, { by: 'test', productId: p })).toMatchObject({ statements_read: 0, record_version: null });
 
     // Without the operator step, the monitor's next reading of the label brings them too: its capture is written
     // under the current rule (a 304 re-reads the kept bytes), and is the newest capture of the state.
     await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
-    day('2026-08-04');
+    day('2026-08-05');
     expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
     const again = await statementsOf(p);
     expect(again.map((f) => f.value)).toEqual(statements.map((f) => f.value));
-    expect(new Set(again.map((f) => f.observed_at))).toEqual(new Set(['2026-08-04']));
+    expect(new Set(again.map((f) => f.observed_at))).toEqual(new Set(['2026-08-05']));
   });
 
   it('a later label whose lines are the same but whose statements differ makes no new state and no candidate; the record shows the newer words', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { NetContent } from '@evidence-record/contract';
-import type { OtherServing } from '@evidence-record/curation';
+import { MAX_LABEL_STATEMENTS, MAX_STATEMENT_CHARS, type OtherServing } from '@evidence-record/curation';
 
 /**
  * A DSLD label (API v9, `GET {base}/label/{id}`) read into what the Record
@@ -186,8 +186,6 @@ export function netContentsOf(raw: unknown): NetContent[] {
  * FDA's own wording are left out: the Record does not repeat a claim.
  */
 const keptStatement = /^(Formula re: Contains|Formulation re: Does NOT Contain|Precautions re: .+|Suggested\/Recommended\/Usage\/Directions)$/;
-export const MAX_STATEMENTS = 40;
-export const MAX_STATEMENT_CHARS = 2000;
 
 /**
  * `statements[]` as the Record keeps them: the kept types, in the label's order, at most 40. The field was never
@@ -210,7 +208,7 @@ export function statementsOf(raw: unknown): LabelStatement[] {
       .join('\n');
     if (text === '' || text.length > MAX_STATEMENT_CHARS) continue;
     out.push({ type: kind, text });
-    if (out.length === MAX_STATEMENTS) break;
+    if (out.length === MAX_LABEL_STATEMENTS) break;
   }
   return out;
 }

@@ -121,18 +121,21 @@ async function readStatementsOfOldCaptures(client: PoolClient | Pool, pool: Pool
       ORDER BY c.capture_id`,
     [productId, dsldLabel.name],
   );
-  const bySha = new Map<string, string | null>();
+  // Many captures share bytes (every reading of an unchanged label): each set of bytes is read, and written, once.
+  const captureIds = new Map<string, string[]>();
+  for (const c of rows) captureIds.set(c.sha256, [...(captureIds.get(c.sha256) ?? []), c.capture_id]);
   let read = 0;
-  for (const c of rows) {
-    if (!bySha.has(c.sha256)) {
-      const evidence = await loadEvidence(pool, c.sha256);
-      const parsed = evidence ? dsldLabel.reread(evidence.content) : null;
-      bySha.set(c.sha256, parsed?.ok ? JSON.stringify(parsed.reading.facts.statements) : null);
+  for (const [sha256, ids] of captureIds) {
+    const evidence = await loadEvidence(pool, sha256);
+    const parsed = evidence ? dsldLabel.reread(evidence.content) : null;
+    if (!parsed?.ok) continue;
+    if (write) {
+      await client.query(`UPDATE captures SET source_facts = source_facts || jsonb_build_object('statements', $2::jsonb) WHERE capture_id = ANY($1::bigint[])`, [
+        ids,
+        JSON.stringify(parsed.reading.facts.statements),
+      ]);
     }
-    const statements = bySha.get(c.sha256);
-    if (statements === null || statements === undefined) continue;
-    if (write) await client.query(`UPDATE captures SET source_facts = source_facts || jsonb_build_object('statements', $2::jsonb) WHERE capture_id = $1`, [c.capture_id, statements]);
-    read++;
+    read += ids.length;
   }
   return read;
 }
