@@ -76,14 +76,14 @@ export const VerifiedFact = z.strictObject({
   kind: z
     .string()
     .describe(
-      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2410), label_statement (get_product_record: what the label states beside its Supplement Facts, under DSLD's type as declared_name: 'Formula re: Contains', 'Formulation re: Does NOT Contain', 'Precautions re: …', 'Suggested/Recommended/Usage/Directions'; its words in statement; decision 2420). Open: clients ignore kinds they do not know",
+      "declared_ingredient, proprietary_blend, serving_configuration (the serving size, servings per container, each other serving size, and each net contents entry the label declares as declared_name 'net contents', amount and unit as printed: 60 Caplet(s), 520 g; decision 2410), other_ingredient (get_product_record: an entry of the label's other ingredients, as printed, with the forms DSLD lists under it in forms; no amount; not a Supplement Facts line; decision 2420), label_statement (get_product_record: what the label states beside its Supplement Facts, under DSLD's type as declared_name: 'Formula re: Contains', 'Formulation re: Does NOT Contain', 'Precautions re: …', 'Suggested/Recommended/Usage/Directions'; its words in statement; decision 2420). Open: clients ignore kinds they do not know",
     ),
   value: z.strictObject({
     declared_name: z.string(),
     amount: z
       .number()
       .nullable()
-      .describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact. Always null on a label_statement: a statement is words, never read as an amount.'),
+      .describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact. Always null on an other_ingredient (the label gives none) and on a label_statement (words, never read as an amount).'),
     unit: z.string().nullable(),
     ingredient_id: z
       .string()
@@ -98,6 +98,10 @@ export const VerifiedFact = z.strictObject({
       .describe('where the label gives no amount of its own, its words for one ("1.25 billion CFU"), kept as evidence; amount stays null'),
     amounts_by_serving: z.array(ServingAmount).optional().describe('what the serving sizes besides the first declare of this line; absent when the label declares one serving size'),
     serving_order: z.number().int().optional().describe('serving_configuration: which of the serving sizes the label declares (absent: the first)'),
+    forms: z
+      .array(z.string())
+      .optional()
+      .describe('other_ingredient: the names DSLD lists under the entry, in order ("Contains 2% or less of" → "Sucralose", "FD&C Blue #1" …; "Gum Blend" → its gums); absent when it lists none'),
     statement: z
       .string()
       .optional()

@@ -103,9 +103,14 @@ export const PriceInput = z.strictObject({
   servings_per_container: z.number().positive().nullable().default(null),
 });
 
-/** The most statements one label keeps, and the longest statement kept (decision 2420): the monitor's reading and a bundle's alike. */
+/**
+ * What one label keeps of what it prints beside its Supplement Facts (decision 2420), the monitor's reading and a
+ * bundle's alike: its statements and the longest kept, its other ingredients and the forms each lists.
+ */
 export const MAX_LABEL_STATEMENTS = 40;
 export const MAX_STATEMENT_CHARS = 2000;
+export const MAX_OTHER_INGREDIENTS = 60;
+export const MAX_OTHER_INGREDIENT_FORMS = 40;
 
 export const SourceFacts = z.strictObject({
   dsld_label_id: z.number().int().positive().nullable().default(null),
@@ -119,6 +124,12 @@ export const SourceFacts = z.strictObject({
   // What the label states beside its Supplement Facts (decision 2420): contains, does not contain, precautions,
   // directions, in DSLD's words and type. Kept with the capture that read them; not part of the state's content.
   statements: z.array(z.strictObject({ type: text(100), text: text(MAX_STATEMENT_CHARS) })).max(MAX_LABEL_STATEMENTS).default([]),
+  // Its other ingredients ("Other Ingredients: …"), each as printed with the forms DSLD lists under it ("Contains 2% or
+  // less of" → Sucralose, FD&C Blue #1 …). Kept with the capture too; not Supplement Facts lines.
+  other_ingredients: z
+    .array(z.strictObject({ name: text(200), forms: z.array(text(200)).max(MAX_OTHER_INGREDIENT_FORMS).default([]) }))
+    .max(MAX_OTHER_INGREDIENTS)
+    .default([]),
 });
 
 export const CaptureInput = z

@@ -5,7 +5,7 @@
  * editions are opened and closed. One implementation, used by the operator
  * CLI, the console, the demo seed and the tests.
  */
-export { CaptureBundle, CaptureInput, LabelInput, MAX_LABEL_STATEMENTS, MAX_STATEMENT_CHARS, SourceFacts } from './bundle';
+export { CaptureBundle, CaptureInput, LabelInput, MAX_LABEL_STATEMENTS, MAX_OTHER_INGREDIENTS, MAX_OTHER_INGREDIENT_FORMS, MAX_STATEMENT_CHARS, SourceFacts } from './bundle';
 export { importCaptures, placeCapture, planCapture, writeCapture, contentOf, dateOf, newestStateReadFrom, insertState, insertCapture, type NewestState, type CapturePlan, type ImportResult, type PlacedCapture } from './captures';
 export { rederiveStateIn } from './rederivation';
 export { placeLabelVersion, type LabelVersionPlacement } from './label-versions';

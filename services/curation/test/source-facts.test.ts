@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { SourceFacts } from '@evidence-record/curation';
 
-/** A capture bundle's source facts: the label statements it may carry (decision 2420), within the monitor's own limits. */
+/** A capture bundle's source facts: the label statements and other ingredients it may carry (decision 2420), within the monitor's own limits. */
 describe('source facts of a capture bundle', () => {
   const statement = { type: 'Formula re: Contains', text: 'Each serving supplies 200 mg of caffeine.' };
 
   it('carry label statements, and none when the bundle gives none', () => {
     expect(SourceFacts.parse({ dsld_label_id: 14168, statements: [statement] }).statements).toEqual([statement]);
     expect(SourceFacts.parse({ dsld_label_id: 14168 }).statements).toEqual([]);
+  });
+
+  it('carry other ingredients with the forms listed under each, and none when the bundle gives none', () => {
+    const other = [{ name: 'Contains 2% or less of', forms: ['Sucralose'] }, { name: 'Citric Acid' }];
+    expect(SourceFacts.parse({ other_ingredients: other }).other_ingredients).toEqual([{ name: 'Contains 2% or less of', forms: ['Sucralose'] }, { name: 'Citric Acid', forms: [] }]);
+    expect(SourceFacts.parse({}).other_ingredients).toEqual([]);
+    for (const other_ingredients of [[{ name: ' ' }], [{ name: 'x', forms: [''] }], [{ name: 'x', amount: 1 }], Array.from({ length: 61 }, () => ({ name: 'x' })), [{ name: 'x', forms: Array.from({ length: 41 }, () => 'y') }]]) {
+      expect(SourceFacts.safeParse({ other_ingredients }).success, JSON.stringify(other_ingredients).slice(0, 80)).toBe(false);
+    }
   });
 
   it('refuse a statement that is empty, too long, has a property of its own or is one too many', () => {

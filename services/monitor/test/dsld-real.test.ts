@@ -78,6 +78,40 @@ describe('real DSLD labels', () => {
     const r = read(79324);
     expect(r.blends).toHaveLength(1);
     expect(r.ingredients.map((i) => i.declared_name)).toEqual(['L. acidophilus, LA-5', 'B. lactis, BB-12', 'L. paracasei, L. CASEI 431', 'L. rhamnosus GG, LGG']);
+    // It is one of the label's other ingredients, kept as printed with what DSLD lists under it (decision 2420).
+    expect(r.facts.other_ingredients).toEqual([
+      { name: 'Advanced Multi-Billion Dophilus Complex', forms: ['Cultures', 'Maltodextrin', 'Microcrystalline Cellulose', 'Silica', 'Sodium Alginate', 'Vegetable Magnesium Stearate'] },
+      { name: 'Vegetable Cellulose', forms: [] },
+    ]);
+  });
+
+  it("keeps a label's other ingredients as printed, in its order, with the forms DSLD lists under each (decision 2420)", () => {
+    // LIT AF: the sweeteners and colors a pre-workout buyer looks for, nineteen entries in the label's order.
+    const lit = read(219842).facts.other_ingredients;
+    expect(lit).toHaveLength(19);
+    expect(lit.slice(0, 4)).toEqual([
+      { name: 'Natural & Artificial flavors', forms: [] },
+      { name: 'Potassium Citrate', forms: [] },
+      { name: 'Calcium Silicate', forms: [] },
+      { name: 'Sucralose', forms: [] },
+    ]);
+    expect(lit.map((o) => o.name)).toEqual(expect.arrayContaining(['Acesulfame Potassium', 'FD&C Yellow #5', 'FD&C Blue #1']));
+    // Precision EAA Elevated: what is under "Contains 2% or less of" is listed as that entry's forms.
+    const eaa = read(219819).facts.other_ingredients;
+    expect(eaa.map((o) => o.name)).toEqual(['Natural and Artificial flavors', 'Citric Acid', 'Tartaric Acid', 'Contains 2% or less of']);
+    expect(eaa[3]!.forms).toHaveLength(21);
+    expect(eaa[3]!.forms).toEqual(expect.arrayContaining(['Sucralose', 'FD&C Blue #1', 'FD&C Yellow #5', 'Acesulfame Potassium']));
+    // Rampant's two tablet excipients; a label that prints "None" says so, in its word.
+    expect(read(14168).facts.other_ingredients).toEqual([{ name: 'Cellulose', forms: [] }, { name: 'Dicalcium Phosphate', forms: [] }]);
+    expect(read(270253).facts.other_ingredients).toEqual([{ name: 'None', forms: [] }]);
+    // Every real label: none refused for them, and they never become Supplement Facts lines or blends.
+    let entries = 0;
+    for (const file of labels) {
+      const r = read(Number(file.replace('.json', '')));
+      entries += r.facts.other_ingredients.length;
+      for (const o of r.facts.other_ingredients) expect(o.name.length, file).toBeGreaterThan(0);
+    }
+    expect(entries).toBeGreaterThan(300);
   });
 
   it('keeps the label facts the history is built from: DSLD dates, version code, relationships, off-market', () => {
@@ -378,6 +412,40 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
     }
     const many = parseDsldLabel(composed({ statements: Array.from({ length: 45 }, (_, i) => ({ type: 'Precautions re: All Other', notes: `Warning ${i}.` })) }));
     expect(many.ok && many.reading.facts.statements.length).toBe(40);
+  });
+
+  it('reads other ingredients entry by entry: one in a shape it cannot read is left out, never refusing the label', () => {
+    const p = parseDsldLabel(
+      composed({
+        otheringredients: {
+          text: null,
+          ingredients: [
+            { order: 3, name: 'Sucralose', forms: null },
+            { order: 1, name: '  Citric   Acid ', forms: [] },
+            { order: 2, name: 'Contains 2% or less of', forms: [{ order: 2, name: 'FD&C Red #40' }, { order: 1, name: 'Silicon Dioxide' }, { name: 7 }, 'Salt', null] },
+            { order: 4, name: 42 },
+            { order: 5 },
+            'Stevia',
+            null,
+          ],
+        },
+      }),
+    );
+    expect(p).toMatchObject({ ok: true });
+    if (!p.ok) return;
+    expect(p.reading.facts.other_ingredients).toEqual([
+      { name: 'Citric Acid', forms: [] },
+      { name: 'Contains 2% or less of', forms: ['Silicon Dioxide', 'FD&C Red #40'] },
+      { name: 'Sucralose', forms: [] },
+    ]);
+    // Never a Supplement Facts line or a blend.
+    expect(p.reading.ingredients.map((i) => i.declared_name)).toEqual(['Caffeine Anhydrous', 'Theacrine']);
+    for (const otheringredients of [null, 'Citric Acid', { ingredients: 'Citric Acid' }, []]) {
+      expect(parseDsldLabel(composed({ otheringredients }))).toMatchObject({ ok: true, reading: { facts: { other_ingredients: [] } } });
+    }
+    const many = parseDsldLabel(composed({ otheringredients: { ingredients: Array.from({ length: 65 }, (_, i) => ({ order: i, name: `Excipient ${i}`, forms: Array.from({ length: 45 }, (_, j) => ({ name: `Form ${j}` })) })) } }));
+    expect(many.ok && many.reading.facts.other_ingredients.length).toBe(60);
+    expect(many.ok && many.reading.facts.other_ingredients[0]!.forms.length).toBe(40);
   });
 
   it('ignores the shape of fields the Record does not read', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { NetContent } from '@evidence-record/contract';
-import { MAX_LABEL_STATEMENTS, MAX_STATEMENT_CHARS, type OtherServing } from '@evidence-record/curation';
+import { MAX_LABEL_STATEMENTS, MAX_OTHER_INGREDIENTS, MAX_OTHER_INGREDIENT_FORMS, MAX_STATEMENT_CHARS, type OtherServing } from '@evidence-record/curation';
 
 /**
  * A DSLD label (API v9, `GET {base}/label/{id}`) read into what the Record
@@ -53,8 +53,9 @@ export const DsldLabel = z.looseObject({
   labelRelationships: z.array(z.looseObject({ type: text, labelId: num })).nullish(),
   // Read entry by entry and never refused (netContentsOf): labels were read without it before.
   netContents: z.unknown().optional(),
-  // The same (statementsOf): read since decision 2420, never a reason to refuse a label.
+  // The same (statementsOf, otherIngredientsOf): read since decision 2420, never a reason to refuse a label.
   statements: z.unknown().optional(),
+  otheringredients: z.unknown().optional(),
 });
 export type DsldLabel = z.infer<typeof DsldLabel>;
 
@@ -107,6 +108,12 @@ export interface LabelStatement {
   text: string;
 }
 
+/** An entry of the label's other ingredients, as printed, with the forms DSLD lists under it (decision 2420). */
+export interface OtherIngredient {
+  name: string;
+  forms: string[];
+}
+
 export interface DsldReading {
   label_id: number;
   brand: string | null;
@@ -126,6 +133,7 @@ export interface DsldReading {
     off_market: boolean | null;
     label_relationships: Array<{ type: string; label_id: number }>;
     statements: LabelStatement[];
+    other_ingredients: OtherIngredient[];
   };
 }
 
@@ -209,6 +217,35 @@ export function statementsOf(raw: unknown): LabelStatement[] {
     if (text === '' || text.length > MAX_STATEMENT_CHARS) continue;
     out.push({ type: kind, text });
     if (out.length === MAX_LABEL_STATEMENTS) break;
+  }
+  return out;
+}
+
+/**
+ * `otheringredients.ingredients[]` as the Record keeps them (decision 2420): each entry's name as printed, in the
+ * label's order, with the names of the forms DSLD lists under it (a "Contains 2% or less of" entry lists the
+ * sweeteners and colors; a "Gum Blend" its gums), at most 60 entries of 40 forms. Not Supplement Facts lines: no
+ * amounts, and a blend here is not a second blend (decision 1007). Never read before, so an entry in a shape the
+ * Record cannot read is left out, never a reason to refuse a label.
+ */
+export function otherIngredientsOf(raw: unknown): OtherIngredient[] {
+  const list = typeof raw === 'object' && raw !== null ? (raw as { ingredients?: unknown }).ingredients : null;
+  if (!Array.isArray(list)) return [];
+  const nameOf = (v: unknown): string | null => (typeof v === 'string' ? clean(v) : null);
+  const entryOrder = (v: unknown): number => (typeof v === 'object' && v !== null && typeof (v as { order?: unknown }).order === 'number' ? (v as { order: number }).order : 0);
+  const inOrder = (items: unknown[]) => items.map((item, i) => ({ item, i })).sort((a, b) => entryOrder(a.item) - entryOrder(b.item) || a.i - b.i).map((x) => x.item);
+  const out: OtherIngredient[] = [];
+  for (const entry of inOrder(list as unknown[])) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const name = nameOf((entry as { name?: unknown }).name);
+    if (name === null) continue;
+    const rawForms = (entry as { forms?: unknown }).forms;
+    const forms = (Array.isArray(rawForms) ? inOrder(rawForms as unknown[]) : [])
+      .map((f) => (typeof f === 'object' && f !== null ? nameOf((f as { name?: unknown }).name) : null))
+      .filter((f): f is string => f !== null)
+      .slice(0, MAX_OTHER_INGREDIENT_FORMS);
+    out.push({ name, forms });
+    if (out.length === MAX_OTHER_INGREDIENTS) break;
   }
   return out;
 }
@@ -435,6 +472,7 @@ function readLabel(label: DsldLabel): DsldParse {
           .map((r) => ({ type: clean(r.type, 100) ?? '', label_id: r.labelId }))
           .slice(0, 50),
         statements: statementsOf(label.statements),
+        other_ingredients: otherIngredientsOf(label.otheringredients),
       },
     },
   };

@@ -17,8 +17,8 @@ export interface RederiveSummary {
   conflicts: Array<{ state_id: string; reason: string }>;
   /** Candidates and Signals between re-derived states: their summaries were written from the old reading; a curator reviews them. */
   review: Array<{ state_id: string; candidate_ids: number[]; signal_ids: string[] }>;
-  /** Captures of kept label bytes read before the Record kept a label's statements (decision 2420), now given them (or, on a dry run, that would be). */
-  statements_read: number;
+  /** Captures of kept label bytes read before the Record kept what a label prints beside its Supplement Facts (statements, other ingredients; decision 2420), now given it (or, on a dry run, that would be). */
+  source_facts_read: number;
   record_version: string | null;
 }
 
@@ -53,7 +53,7 @@ export async function rederiveStates(
         ORDER BY hs.product_id, hs.observed_from, hs.state_id`,
       [opts.productId ?? null, dsldLabel.name],
     );
-    const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [], statements_read: 0 };
+    const out: Omit<RederiveSummary, 'record_version'> = { examined: rows.length, rederived: [], unchanged: 0, not_rederivable: [], conflicts: [], review: [], source_facts_read: 0 };
     // States whose declared label reads differently now: a state that only gained net contents (decision 2410) changes no wording to review.
     const reread: string[] = [];
     for (const s of rows) {
@@ -94,7 +94,7 @@ export async function rederiveStates(
       );
       out.review = refs.rows.filter((r) => r.candidate_ids.length > 0 || r.signal_ids.length > 0).map((r) => ({ ...r, candidate_ids: r.candidate_ids.map(Number) }));
     }
-    out.statements_read = await readStatementsOfOldCaptures(client, pool, opts.productId ?? null, write);
+    out.source_facts_read = await readBesideFactsOfOldCaptures(client, pool, opts.productId ?? null, write);
     return out;
   };
   if (opts.dryRun) return { ...(await work(pool, false)), record_version: null };
@@ -107,15 +107,16 @@ export async function rederiveStates(
 }
 
 /**
- * Captures of kept DSLD bytes whose source facts predate the label's statements (decision 2420): the statements are
- * read from the same bytes and added to the capture's source facts; nothing else in them changes. Bytes that no
- * longer read are left as they are (their states are reported above).
+ * Captures of kept DSLD bytes whose source facts predate what the Record reads beside a label's Supplement Facts
+ * (decision 2420): its statements and other ingredients are read from the same bytes and added to the capture's
+ * source facts; nothing else in them changes. Bytes that no longer read are left as they are (their states are
+ * reported above).
  */
-async function readStatementsOfOldCaptures(client: PoolClient | Pool, pool: Pool, productId: string | null, write: boolean): Promise<number> {
+async function readBesideFactsOfOldCaptures(client: PoolClient | Pool, pool: Pool, productId: string | null, write: boolean): Promise<number> {
   const { rows } = await client.query<{ capture_id: string; sha256: string }>(
     `SELECT c.capture_id, c.content_sha256 AS sha256
        FROM captures c JOIN sources s ON s.source_id = c.source_id
-      WHERE c.storage_path LIKE 'evidence:sha256:%' AND c.source_facts IS NOT NULL AND NOT (c.source_facts ? 'statements')
+      WHERE c.storage_path LIKE 'evidence:sha256:%' AND c.source_facts IS NOT NULL AND NOT (c.source_facts ?& array['statements', 'other_ingredients'])
         AND ($1::text IS NULL OR s.product_id = $1)
         AND EXISTS (SELECT 1 FROM evidence e WHERE e.sha256 = c.content_sha256 AND e.kind = $2)
       ORDER BY c.capture_id`,
@@ -130,10 +131,11 @@ async function readStatementsOfOldCaptures(client: PoolClient | Pool, pool: Pool
     const parsed = evidence ? dsldLabel.reread(evidence.content) : null;
     if (!parsed?.ok) continue;
     if (write) {
-      await client.query(`UPDATE captures SET source_facts = source_facts || jsonb_build_object('statements', $2::jsonb) WHERE capture_id = ANY($1::bigint[])`, [
-        ids,
-        JSON.stringify(parsed.reading.facts.statements),
-      ]);
+      const { statements, other_ingredients } = parsed.reading.facts;
+      await client.query(
+        `UPDATE captures SET source_facts = source_facts || jsonb_build_object('statements', $2::jsonb, 'other_ingredients', $3::jsonb) WHERE capture_id = ANY($1::bigint[])`,
+        [ids, JSON.stringify(statements), JSON.stringify(other_ingredients)],
+      );
     }
     read += ids.length;
   }

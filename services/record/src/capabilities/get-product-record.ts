@@ -3,10 +3,10 @@ import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact } from '../domain/economics';
-import { declaredFacts, declaredZeroCount, servingFacts, statementFacts, undisclosedAmountCount } from '../domain/facts';
+import { besideLabelFacts, declaredFacts, declaredZeroCount, servingFacts, undisclosedAmountCount } from '../domain/facts';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
-import { declaredLines, labelStatements, latestState } from '../queries/label';
+import { besideFacts, declaredLines, latestState } from '../queries/label';
 import { newestPricePerRetailerAndBasis } from '../queries/prices';
 import { labelVersionsOfProduct, sourcesOfProduct } from '../queries/sources';
 
@@ -22,7 +22,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
   return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const state = await latestState(db, productId);
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
-    const statements = state ? await labelStatements(db, state.state_id) : [];
+    const beside = state ? await besideFacts(db, state.state_id) : null;
     const prices = await newestPricePerRetailerAndBasis(db, productId);
     const sources = await sourcesOfProduct(db, productId);
     const versions = await labelVersionsOfProduct(db, productId);
@@ -49,7 +49,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
       status,
       summary,
       product: productIdentity(product),
-      verified_facts: state ? [...servingFacts(state), ...declared, ...statementFacts(state, statements)] : [],
+      verified_facts: state ? [...servingFacts(state), ...declared, ...(beside ? besideLabelFacts(state, beside) : [])] : [],
       commercial_facts: prices.map(commercialFact),
       source_references: sources.map((s) => ({
         url: s.url,

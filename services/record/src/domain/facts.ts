@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { HistoryState, VerifiedFact } from '@evidence-record/contract';
-import type { DeclaredRow, StateRow, StatementRow } from '../queries/label';
+import type { BesideFacts, DeclaredRow, StateRow } from '../queries/label';
 
 export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
 export type HistoryStateOut = z.infer<typeof HistoryState>;
@@ -97,13 +97,21 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
 }
 
 /**
- * What the label states beside its Supplement Facts (decision 2420), one fact each, in the label's order: the
- * statement's DSLD type as `declared_name`, its words as `statement`. Words, not amounts: amount and unit are null,
- * and nothing is read out of the text ("Each serving supplies 200 mg of caffeine." stays a sentence).
+ * What the label prints beside its Supplement Facts (decision 2420), one fact each, in the label's order: first its
+ * other ingredients (the name as printed, with the forms DSLD lists under it), then its statements (DSLD's type as
+ * `declared_name`, the words as `statement`). Neither carries an amount: the label gives none for an other ingredient,
+ * and nothing is read out of a statement's words ("Each serving supplies 200 mg of caffeine." stays a sentence).
  */
-export function statementFacts(state: StateRow, statements: StatementRow[]): VerifiedFactOut[] {
+export function besideLabelFacts(state: StateRow, beside: BesideFacts): VerifiedFactOut[] {
   const base = { state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url };
-  return statements.map((s) => ({ kind: 'label_statement', value: { declared_name: s.type, amount: null, unit: null, statement: s.text }, ...base }));
+  return [
+    ...beside.other_ingredients.map((o) => ({
+      kind: 'other_ingredient',
+      value: { declared_name: o.name, amount: null, unit: null, ...(o.forms.length > 0 ? { forms: o.forms } : {}) },
+      ...base,
+    })),
+    ...beside.statements.map((s) => ({ kind: 'label_statement', value: { declared_name: s.type, amount: null, unit: null, statement: s.text }, ...base })),
+  ];
 }
 
 /** How many declared ingredients the label names without an amount of their own (a declared 0 is not one of them). */

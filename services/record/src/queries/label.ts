@@ -111,23 +111,31 @@ export async function declaredLines(db: ClientBase, stateIds: string[]): Promise
   return rows;
 }
 
-/** A statement the label prints beside its Supplement Facts, as last read (decision 2420). */
+/** What the label prints beside its Supplement Facts, as last read (decision 2420): its statements and other ingredients. */
 export interface StatementRow {
   type: string;
   text: string;
 }
+export interface OtherIngredientRow {
+  name: string;
+  forms: string[];
+}
+export interface BesideFacts {
+  statements: StatementRow[];
+  other_ingredients: OtherIngredientRow[];
+}
 
 /**
- * The statements of a state's label as its newest reading read them: the
- * capture that created the state or a later one of the same content
- * (state_readings), whichever is newest; [] when that capture kept none
- * (a capture import without them, or bytes read before decision 2420 and
- * not yet re-derived).
+ * What a state's label prints beside its Supplement Facts as its newest
+ * reading read it: the capture that created the state or a later one of the
+ * same content (state_readings), whichever is newest. Empty lists when that
+ * capture kept none (a capture import without them, or bytes read before
+ * decision 2420 and not yet re-derived).
  */
-export async function labelStatements(db: ClientBase, stateId: string): Promise<StatementRow[]> {
-  const { rows } = await db.query<{ statements: StatementRow[] | null }>({
-    name: 'record-label-statements',
-    text: `SELECT c.source_facts->'statements' AS statements
+export async function besideFacts(db: ClientBase, stateId: string): Promise<BesideFacts> {
+  const { rows } = await db.query<{ statements: unknown; other_ingredients: unknown }>({
+    name: 'record-label-beside-facts',
+    text: `SELECT c.source_facts->'statements' AS statements, c.source_facts->'other_ingredients' AS other_ingredients
              FROM captures c
             WHERE c.capture_id = (SELECT hs.capture_id FROM history_states hs WHERE hs.state_id = $1)
                OR c.capture_id IN (SELECT sr.capture_id FROM state_readings sr WHERE sr.state_id = $1)
@@ -135,6 +143,6 @@ export async function labelStatements(db: ClientBase, stateId: string): Promise<
             LIMIT 1`,
     values: [stateId],
   });
-  const list = rows[0]?.statements;
-  return Array.isArray(list) ? list : [];
+  const listOf = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+  return { statements: listOf<StatementRow>(rows[0]?.statements), other_ingredients: listOf<OtherIngredientRow>(rows[0]?.other_ingredients) };
 }
