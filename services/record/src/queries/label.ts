@@ -135,10 +135,11 @@ export interface BesideFacts {
 export async function besideFacts(db: ClientBase, stateId: string): Promise<BesideFacts> {
   const { rows } = await db.query<{ statements: unknown; other_ingredients: unknown }>({
     name: 'record-label-beside-facts',
+    // The state's own captures by their keys, then the newest of them (an OR here would walk every capture by date).
     text: `SELECT c.source_facts->'statements' AS statements, c.source_facts->'other_ingredients' AS other_ingredients
-             FROM captures c
-            WHERE c.capture_id = (SELECT hs.capture_id FROM history_states hs WHERE hs.state_id = $1)
-               OR c.capture_id IN (SELECT sr.capture_id FROM state_readings sr WHERE sr.state_id = $1)
+             FROM (SELECT hs.capture_id FROM history_states hs WHERE hs.state_id = $1
+                   UNION SELECT sr.capture_id FROM state_readings sr WHERE sr.state_id = $1) own
+             JOIN captures c ON c.capture_id = own.capture_id
             ORDER BY c.observed_at DESC, c.capture_id DESC
             LIMIT 1`,
     values: [stateId],
