@@ -78,6 +78,8 @@ describe("what a label prints beside its Supplement Facts", () => {
     // A statement is not a line named without an amount: the count the limitation gives is the label's lines only.
     const undisclosed = answer.verified_facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === null).length;
     expect(answer.limitations).toContainEqual(expect.stringContaining(`${undisclosed} declared ingredient`));
+    // And the answer says what those quotations are, and are not.
+    expect(answer.limitations).toContainEqual(expect.stringMatching(/^Other ingredients and label statements quote what the label prints .* no amount is read out of a statement's words/));
 
     // Two readings of the same bytes, and both captures as a monitor before decision 2420 wrote them: no statements.
     day('2026-08-04');
@@ -89,6 +91,7 @@ describe("what a label prints beside its Supplement Facts", () => {
     const names = new IngredientNames(pool);
     expect(await rederiveStates(pool, names, { by: 'test', productId: p, dryRun: true })).toMatchObject({ examined: 1, rederived: [], source_facts_read: 2, record_version: null });
     expect(await besideOf(p)).toEqual([]);
+    expect((await answerOf<ProductRecord>(record, `/products/${p}`)).limitations.some((l) => l.startsWith('Other ingredients and label statements'))).toBe(false);
     const done = await rederiveStates(pool, names, { by: 'test', productId: p });
     expect(done).toMatchObject({ examined: 1, rederived: [], unchanged: 1, source_facts_read: 2, record_version: expect.stringMatching(/^rv_/) });
     expect((await besideOf(p)).map((f) => f.value)).toEqual(beside.map((f) => f.value));

@@ -93,6 +93,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
         declared.length > 0 && limitation.undisclosedNotAbsent,
         undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
         declaredZeros > 0 && limitation.declaredZero(declaredZeros),
+        beside !== null && beside.statements.length + beside.other_ingredients.length > 0 && limitation.labelWords,
         newestVersion?.off_market === true && limitation.labelOffMarket(newestVersion.dsld_label_id, newestVersion.off_market_since),
         prices.length > 0 && limitation.onlyListIsList,
         prices.length === 0 && state && limitation.noPriceObservations,

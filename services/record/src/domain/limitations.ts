@@ -12,6 +12,8 @@ export const limitation = {
     `${count} declared ingredient${count === 1 ? ' is' : 's are'} named without an amount (for example inside a proprietary blend); an amount of null means undisclosed, never zero.`,
   declaredZero: (count: number) =>
     `${count} declared ingredient${count === 1 ? ' is' : 's are'} declared as 0 (for example "Trans Fat 0 g"): the label states an amount of zero, which is a declared fact, not an undisclosed amount.`,
+  labelWords:
+    "Other ingredients and label statements quote what the label prints beside its Supplement Facts, as last read: no amount is read out of a statement's words into a declared line, a precaution is the label's and not the service's advice, and a change in them alone is not a reviewed change.",
   labelOffMarket: (labelId: number, since: string | null) =>
     `DSLD marks this product's newest label (DSLD label ${labelId}) off the market${since ? ` since ${since}` : ''}; the Record keeps the product and its history.`,
   observationWindow:
