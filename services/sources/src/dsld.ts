@@ -150,6 +150,21 @@ const clean = (v: string | null | undefined, max = 200): string | null => {
   return t ? t.slice(0, max) : null;
 };
 
+// Fields the Record began reading late (net contents, a blend's forms, statements, other ingredients) are read entry
+// by entry with these, so an entry in a shape it does not expect is left out rather than refusing a readable label.
+const stringOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/** The objects of a list DSLD gives; anything else in it is left out, and what is not a list has none. */
+const objectsIn = (raw: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(raw) ? (raw as unknown[]).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : [];
+/** DSLD's `order` of an entry; absent or not a number, 0. */
+const orderOf = (v: unknown): number => {
+  const order = typeof v === 'object' && v !== null ? (v as { order?: unknown }).order : null;
+  return typeof order === 'number' && Number.isFinite(order) ? order : 0;
+};
+/** Entries in DSLD's `order`, ties in the list's order (a stable sort), each with its index in the list for a refusal's path. */
+const inOrder = <T>(items: readonly T[] | null | undefined): Array<{ item: T; i: number }> =>
+  (items ?? []).map((item, i) => ({ item, i })).sort((a, b) => orderOf(a.item) - orderOf(b.item));
+
 /**
  * DSLD writes units in long form; the Record keeps the unit the label prints
  * ("Gram(s)" is "g" on the label). Only these names are rewritten; every
@@ -175,11 +190,8 @@ export function normalizeUnit(unit: string | null | undefined): string | null {
  * never a reason to refuse a label that was readable without it.
  */
 export function netContentsOf(raw: unknown): NetContent[] {
-  if (!Array.isArray(raw)) return [];
   const out: NetContent[] = [];
-  for (const entry of raw as unknown[]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { quantity, unit } = entry as { quantity?: unknown; unit?: unknown };
+  for (const { quantity, unit } of objectsIn(raw)) {
     const u = typeof unit === 'string' ? normalizeUnit(unit) : null;
     if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0 || quantity > 1e9 || u === null) continue;
     out.push({ quantity, unit: u });
@@ -202,12 +214,9 @@ const keptStatement = /^(Formula re: Contains|Formulation re: Does NOT Contain|P
  * whole sentence.
  */
 export function statementsOf(raw: unknown): LabelStatement[] {
-  if (!Array.isArray(raw)) return [];
   const out: LabelStatement[] = [];
-  for (const entry of raw as unknown[]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { type, notes } = entry as { type?: unknown; notes?: unknown };
-    const kind = typeof type === 'string' ? clean(type, 100) : null;
+  for (const { type, notes } of objectsIn(raw)) {
+    const kind = clean(stringOf(type), 100);
     if (kind === null || !keptStatement.test(kind) || typeof notes !== 'string') continue;
     const text = notes
       .split(/\r?\n/)
@@ -230,18 +239,12 @@ export function statementsOf(raw: unknown): LabelStatement[] {
  */
 export function otherIngredientsOf(raw: unknown): OtherIngredient[] {
   const list = typeof raw === 'object' && raw !== null ? (raw as { ingredients?: unknown }).ingredients : null;
-  if (!Array.isArray(list)) return [];
-  const nameOf = (v: unknown): string | null => (typeof v === 'string' ? clean(v) : null);
-  const entryOrder = (v: unknown): number => (typeof v === 'object' && v !== null && typeof (v as { order?: unknown }).order === 'number' ? (v as { order: number }).order : 0);
-  const inOrder = (items: unknown[]) => items.map((item, i) => ({ item, i })).sort((a, b) => entryOrder(a.item) - entryOrder(b.item) || a.i - b.i).map((x) => x.item);
   const out: OtherIngredient[] = [];
-  for (const entry of inOrder(list as unknown[])) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const name = nameOf((entry as { name?: unknown }).name);
+  for (const { item: entry } of inOrder(objectsIn(list))) {
+    const name = clean(stringOf(entry.name));
     if (name === null) continue;
-    const rawForms = (entry as { forms?: unknown }).forms;
-    const forms = (Array.isArray(rawForms) ? inOrder(rawForms as unknown[]) : [])
-      .map((f) => (typeof f === 'object' && f !== null ? nameOf((f as { name?: unknown }).name) : null))
+    const forms = inOrder(objectsIn(entry.forms))
+      .map(({ item: f }) => clean(stringOf(f.name)))
       .filter((f): f is string => f !== null)
       .slice(0, MAX_OTHER_INGREDIENT_FORMS);
     out.push({ name, forms });
@@ -319,10 +322,6 @@ const isBlend = (row: Pick<Row, 'category' | 'ingredientGroup' | 'name' | 'descr
   (/^header$/i.test((row.ingredientGroup ?? '').trim()) && (row.nestedRows ?? []).length > 0) ||
   (!row.category && /blend|proprietary|matrix/i.test(row.name ?? row.description ?? ''));
 
-const stringOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const orderOf = (f: Form): number => (typeof f.order === 'number' && Number.isFinite(f.order) ? f.order : 0);
-
-const byOrder = (rows: Row[] | null | undefined) => [...(rows ?? [])].map((row, i) => ({ row, i })).sort((a, b) => (a.row.order ?? 0) - (b.row.order ?? 0));
 
 /** An ISO date from DSLD's date strings ("2017-10-21", "2017-10-21T00:00:00Z"), else null. */
 const isoDay = (v: string | null | undefined): string | null => {
@@ -374,7 +373,7 @@ function readLabel(label: DsldLabel): DsldParse {
   // a member the label names without an amount (undisclosed, never zero), identified by its own UNII and group; a
   // form filed as a blend ("Caffeine Blend") is a blend of its own whose total and members the label does not give.
   const blendMembersOf = (forms: Form[], blend: string, at: string) => {
-    for (const { f, i } of [...forms].map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f) - orderOf(b.f))) {
+    for (const { item: f, i } of inOrder(forms)) {
       const name = clean(f.name);
       if (name === null) continue;
       if (isBlend({ category: stringOf(f.category), ingredientGroup: stringOf(f.ingredientGroup), name })) {
@@ -400,7 +399,7 @@ function readLabel(label: DsldLabel): DsldParse {
   // inside a blend is a blend of its own); rows under a plain row (Total Fat → Saturated Fat) are declared lines too.
   const walk = (rows: Row[] | null | undefined, at: string, blend: string | null, depth: number) => {
     if (depth > 6) throw new Unreadable(`${at} nests rows more than six deep`);
-    for (const { row, i } of byOrder(rows)) {
+    for (const { item: row, i } of inOrder(rows)) {
       const here = `${at}.${i}`;
       const name = clean(row.name) ?? clean(row.description);
       if (name === null) throw new Unreadable(`${here}.name is missing`);
