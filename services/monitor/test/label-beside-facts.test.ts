@@ -32,6 +32,9 @@ beforeAll(() => {
 type Fact = { kind: string; value: { declared_name: string; amount: number | null; unit: string | null; statement?: string; forms?: string[]; amount_disclosed?: boolean }; state_id: string | null; observed_at: string };
 type ProductRecord = { verified_facts: Fact[]; limitations: string[]; record_version: string };
 
+/** The product's captures as a monitor before decision 2420 wrote them: no statements, no other ingredients. */
+const asBeforeDecision2420 = (productId: string) =>
+  pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' - 'other_ingredients' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [productId]);
 const besideOf = async (productId: string) =>
   (await answerOf<ProductRecord>(record, `/products/${productId}`)).verified_facts.filter((f) => f.kind === 'label_statement' || f.kind === 'other_ingredient');
 const statementsOf = async (productId: string) => (await besideOf(productId)).filter((f) => f.kind === 'label_statement');
@@ -85,7 +88,7 @@ describe("what a label prints beside its Supplement Facts", () => {
     day('2026-08-04');
     expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0 });
     // The answer shows none rather than guess ...
-    await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' - 'other_ingredients' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
+    await asBeforeDecision2420(p);
     expect(await besideOf(p)).toEqual([]);
     // ... and re-derivation reads them from the kept bytes: a dry run writes nothing, the run adds them, once.
     const names = new IngredientNames(pool);
@@ -105,7 +108,7 @@ describe("what a label prints beside its Supplement Facts", () => {
 
     // Without the operator step, the monitor's next reading of the label brings them too: its capture is written
     // under the current rule (a 304 re-reads the kept bytes), and is the newest capture of the state.
-    await pool.query(`UPDATE captures c SET source_facts = c.source_facts - 'statements' - 'other_ingredients' FROM sources s WHERE s.source_id = c.source_id AND s.product_id = $1`, [p]);
+    await asBeforeDecision2420(p);
     day('2026-08-05');
     expect(await runOnce(deps, { productId: p })).toMatchObject({ valid: 1, states_created: 0, candidates_opened: 0 });
     const again = await besideOf(p);

@@ -22,7 +22,8 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
   return withProductSnapshot(deps.pool, productId, async (db, record, product) => {
     const state = await latestState(db, productId);
     const lines = state ? await declaredLines(db, [state.state_id]) : [];
-    const beside = state ? await besideFacts(db, state.state_id) : null;
+    // What the label prints beside its Supplement Facts, quoted (decision 2420).
+    const quoted = state ? besideLabelFacts(state, await besideFacts(db, state.state_id)) : [];
     const prices = await newestPricePerRetailerAndBasis(db, productId);
     const sources = await sourcesOfProduct(db, productId);
     const versions = await labelVersionsOfProduct(db, productId);
@@ -49,7 +50,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
       status,
       summary,
       product: productIdentity(product),
-      verified_facts: state ? [...servingFacts(state), ...declared, ...(beside ? besideLabelFacts(state, beside) : [])] : [],
+      verified_facts: state ? [...servingFacts(state), ...declared, ...quoted] : [],
       commercial_facts: prices.map(commercialFact),
       source_references: sources.map((s) => ({
         url: s.url,
@@ -93,7 +94,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
         declared.length > 0 && limitation.undisclosedNotAbsent,
         undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
         declaredZeros > 0 && limitation.declaredZero(declaredZeros),
-        beside !== null && beside.statements.length + beside.other_ingredients.length > 0 && limitation.labelWords,
+        quoted.length > 0 && limitation.labelWords,
         newestVersion?.off_market === true && limitation.labelOffMarket(newestVersion.dsld_label_id, newestVersion.off_market_since),
         prices.length > 0 && limitation.onlyListIsList,
         prices.length === 0 && state && limitation.noPriceObservations,
