@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { IngredientNames, addSource, parseDsldLabel, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import type { SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
+import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
 
 /**
  * What a label prints beside its Supplement Facts (decision 2420): its
@@ -24,9 +24,8 @@ let record: RunningService;
 const rampant = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/14168.json', import.meta.url)), 'utf8');
 
 beforeAll(() => {
-  ({ pool, src, record } = world);
+  ({ pool, src, record, settings } = world);
   src.labelBodies.set(14168, rampant);
-  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
 });
 
 type Fact = { kind: string; value: { declared_name: string; amount: number | null; unit: string | null; statement?: string; forms?: string[]; amount_disclosed?: boolean }; state_id: string | null; observed_at: string };

@@ -5,7 +5,7 @@ import type { Pool, RunningService } from '@evidence-record/platform';
 import { computeEditionDocument, declaredLines, labelOf } from '@evidence-record/curation';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor, testSettings } from './support';
+import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
 
 /**
  * Net contents (decision 2410): kept as the label declares them, a serving
@@ -25,10 +25,9 @@ let record: RunningService;
 const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 
 beforeAll(() => {
-  ({ pool, src, record } = world);
+  ({ pool, src, record, settings } = world);
   src.labelBodies.set(19173, real(19173));
   src.labelBodies.set(1179, real(1179));
-  settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
 });
 
 type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };
