@@ -10,6 +10,9 @@ export function stateObservedAt(state: StateRow): string {
   return state.captured_on ?? state.observed_to;
 }
 
+/** Where and when every fact of a state was read: the state, the date of its newest capture, the source's address. */
+const factBase = (state: StateRow) => ({ state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url });
+
 /**
  * Declared facts of one label state, in label order. A proprietary blend is
  * one fact with its declared total, placed before its members; each member
@@ -19,14 +22,12 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
   const own = lines.filter((l) => l.state_id === state.state_id);
   const blends = new Map(own.filter((l) => l.row_kind === 'blend').map((b) => [b.blend_id, b]));
   const placed = new Set<number | null>();
-  const observed_at = stateObservedAt(state);
+  const base = factBase(state);
   const facts: VerifiedFactOut[] = [];
   const blendFact = (b: DeclaredRow): VerifiedFactOut => ({
     kind: 'proprietary_blend',
     value: { declared_name: b.declared_name, amount: b.amount, unit: b.unit, ingredient_id: null, blend: null, amount_disclosed: b.amount !== null, ...byServing(b) },
-    state_id: state.state_id,
-    observed_at,
-    source_url: state.source_url,
+    ...base,
   });
   for (const line of own) {
     if (line.row_kind !== 'ingredient') continue;
@@ -47,9 +48,7 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
         ...(line.amount === null && line.amount_note ? { amount_note: line.amount_note } : {}),
         ...byServing(line),
       },
-      state_id: state.state_id,
-      observed_at,
-      source_url: state.source_url,
+      ...base,
     });
   }
   // A blend the label declares without listing members is still a declared fact.
@@ -66,7 +65,7 @@ function byServing(line: DeclaredRow): { amounts_by_serving?: Array<{ serving_or
 /** The serving configuration a state declares, as facts (only what it declares), every serving size included. */
 export function servingFacts(state: StateRow): VerifiedFactOut[] {
   const facts: VerifiedFactOut[] = [];
-  const base = { state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url };
+  const base = factBase(state);
   if (state.serving_size !== null || state.serving_description !== null) {
     facts.push({
       kind: 'serving_configuration',
@@ -103,7 +102,7 @@ export function servingFacts(state: StateRow): VerifiedFactOut[] {
  * and nothing is read out of a statement's words ("Each serving supplies 200 mg of caffeine." stays a sentence).
  */
 export function besideLabelFacts(state: StateRow, beside: BesideFacts): VerifiedFactOut[] {
-  const base = { state_id: state.state_id, observed_at: stateObservedAt(state), source_url: state.source_url };
+  const base = factBase(state);
   return [
     ...beside.other_ingredients.map((o) => ({
       kind: 'other_ingredient',
