@@ -46,6 +46,23 @@ export const OtherServing = z.strictObject({
 }).meta({ id: 'OtherServing' });
 
 /** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
+/**
+ * A declared amount the label states as a bound ("Total Carbohydrates <1 g", "Protein >1 g"; decision 2430): the
+ * operator, present only then. The amount beside it is the bound, not a quantity, and the service never calculates
+ * with it.
+ */
+export const declaredOperators = ['<', '>', '<=', '>=', '~'] as const;
+export type DeclaredOperator = (typeof declaredOperators)[number];
+/** A stored operator as an answer shows it (decision 2430): present only for a bound; '=' and none are the amount itself. */
+export const bound = (operator: string | null | undefined): { operator?: DeclaredOperator } =>
+  (declaredOperators as readonly string[]).includes(operator ?? '') ? { operator: operator as DeclaredOperator } : {};
+const declaredBound = z
+  .enum(declaredOperators)
+  .optional()
+  .describe(
+    'present only when the label states the amount as a bound or an approximation: "<" with amount 1 and unit "g" is the label\'s "<1 g" (less than 1 g), never 1 g. Absent when the label states the amount itself. A bounded amount is shown, never used in a calculation (decision 2430)',
+  );
+
 export const ServingAmount = z.strictObject({
   serving_order: z.number().int(),
   serving_quantity: z
@@ -54,6 +71,7 @@ export const ServingAmount = z.strictObject({
     .describe('where one serving size lists amounts for several quantities of it (1, 2 or 3 scoops): the quantity, in the serving unit'),
   amount: z.number().nullable().describe('null: not declared for this serving size; 0: declared as zero'),
   unit: z.string().nullable(),
+  operator: declaredBound,
 }).meta({ id: 'ServingAmount' });
 
 export const HistoryState = z.strictObject({
@@ -85,6 +103,7 @@ export const VerifiedFact = z.strictObject({
       .nullable()
       .describe('null: the label names it without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g"), a declared fact. Always null on an other_ingredient (the label gives none) and on a label_statement (words, never read as an amount).'),
     unit: z.string().nullable(),
+    operator: declaredBound,
     ingredient_id: z
       .string()
       .nullable()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngredientId, ProductId, historyStateClasses, priceBases, storedSourceKindNames } from '@evidence-record/contract';
+import { IngredientId, ProductId, declaredOperators, historyStateClasses, priceBases, storedSourceKindNames } from '@evidence-record/contract';
 
 /**
  * A capture bundle: what an operator (or a capture job) read from sources,
@@ -11,7 +11,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 
 // null: the label names the line without an amount (undisclosed). 0: the label declares zero ("Trans Fat 0 g").
 const Amount = z.number().nonnegative().nullable();
-const Operator = z.enum(['<', '>', '<=', '>=', '~']).nullable().default(null);
+const Operator = z.enum(declaredOperators).nullable().default(null);
 
 /** The amount a serving other than the line's own declares: another serving size, or another quantity of it ("2 scoops"). */
 export const ServingAmountInput = z

@@ -1,4 +1,5 @@
 import type { PoolClient } from '@evidence-record/platform';
+import { bound, type DeclaredOperator } from '@evidence-record/contract';
 import { dataAsOf, periodStart } from './period';
 import {
   allProducts,
@@ -70,7 +71,8 @@ export interface EditionDocument {
     product_name: string;
     state_id: string;
     serving: { size: number | null; unit: string | null; servings_per_container: number | null } | null;
-    declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null }>;
+    /** `operator` only where the label states the amount as a bound ("<1 g"; decision 2430), so a document without one reads as before. */
+    declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; operator?: DeclaredOperator }>;
   }>;
   limitations: string[];
 }
@@ -211,13 +213,13 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
       name: 'Median declared caffeine per serving',
       value: median(caffeine),
       unit: 'mg',
-      cohort: { description: `products whose newest comparable label on or before ${asOf} declares caffeine with an amount (a declared 0 is an amount; caffeine named without one is not counted)`, denominator: caffeine.length },
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares caffeine with an amount (a declared 0 is an amount; caffeine named without one, or stated only as a bound such as "<1 g", is not counted)`, denominator: caffeine.length },
     },
     {
       name: 'Median declared beta-alanine per serving',
       value: median(betaAlanine),
       unit: 'g',
-      cohort: { description: `products whose newest comparable label on or before ${asOf} declares beta-alanine with an amount (a declared 0 is an amount; beta-alanine named without one is not counted)`, denominator: betaAlanine.length },
+      cohort: { description: `products whose newest comparable label on or before ${asOf} declares beta-alanine with an amount (a declared 0 is an amount; beta-alanine named without one, or stated only as a bound such as "<1 g", is not counted)`, denominator: betaAlanine.length },
     },
     {
       name: 'Products whose newest label declares a proprietary blend',
@@ -261,7 +263,7 @@ export function composeEditionDocument(input: EditionInputs): EditionDocument {
         c.serving_size === null && c.serving_unit === null && c.servings_per_container === null
           ? null
           : { size: c.serving_size, unit: c.serving_unit, servings_per_container: c.servings_per_container },
-      declared: c.declared.map((l) => ({ ingredient_id: l.ingredient_id, declared_name: l.declared_name, amount: l.amount, unit: l.unit })),
+      declared: c.declared.map((l) => ({ ingredient_id: l.ingredient_id, declared_name: l.declared_name, amount: l.amount, unit: l.unit, ...bound(l.operator) })),
     }))
     .sort(byName);
 

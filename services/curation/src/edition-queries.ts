@@ -103,7 +103,7 @@ export async function productLabels(client: PoolClient, asOf: string, benchmarkI
            amounts AS (
              SELECT d.state_id, json_agg(json_build_object('ingredient_id', d.ingredient_id, 'amount', d.amount, 'unit', d.unit) ORDER BY d.position) AS amounts
                FROM declared_ingredients d JOIN newest_comparable n ON n.state_id = d.state_id
-              WHERE d.ingredient_id = ANY($2::text[]) AND d.amount IS NOT NULL
+              WHERE d.ingredient_id = ANY($2::text[]) AND d.amount IS NOT NULL AND d.amount_operator IS NULL
               GROUP BY d.state_id)
            SELECT p.product_id, nc.state_id AS comparable_state_id, l.product_id IS NOT NULL AS labelled,
                   bl.state_id IS NOT NULL AS newest_has_blend, coalesce(am.amounts, '[]'::json) AS benchmark_amounts
@@ -125,7 +125,7 @@ export interface ComparedStateRow {
   serving_size: number | null;
   serving_unit: string | null;
   servings_per_container: number | null;
-  declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null }>;
+  declared: Array<{ ingredient_id: string | null; declared_name: string; amount: number | null; unit: string | null; operator: string | null }>;
 }
 
 /** The newest comparable label (serving and every declared line) of the named products, as of the data-as-of date. */
@@ -137,7 +137,7 @@ export async function comparedStates(client: PoolClient, productIds: string[], a
              SELECT DISTINCT ON (product_id) product_id, state_id, serving_size, serving_unit, servings_per_container FROM history_states
               WHERE product_id = ANY($1::text[]) AND classification = 'comparable' AND observed_from <= $2::date ${newestFirst})
            SELECT n.product_id, n.state_id, n.serving_size, n.serving_unit, n.servings_per_container,
-                  coalesce((SELECT json_agg(json_build_object('ingredient_id', d.ingredient_id, 'declared_name', d.declared_name, 'amount', d.amount, 'unit', d.unit) ORDER BY d.position)
+                  coalesce((SELECT json_agg(json_build_object('ingredient_id', d.ingredient_id, 'declared_name', d.declared_name, 'amount', d.amount, 'unit', d.unit, 'operator', d.amount_operator) ORDER BY d.position)
                               FROM declared_ingredients d WHERE d.state_id = n.state_id), '[]'::json) AS declared
              FROM newest n`,
     values: [productIds, asOf],

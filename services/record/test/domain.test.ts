@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Calculation } from '@evidence-record/contract';
 import { commercialFact, grams, newestPerBasis, pricePerGramOf, pricePerServing, servingsFor } from '../src/domain/economics';
 import { neutralDescription, readsAsVerdict, whatItIs } from '../src/domain/filings';
-import { declaredFacts, declaredZeroCount, historyState, servingFacts, undisclosedAmountCount } from '../src/domain/facts';
+import { boundedAmountCount, declaredFacts, declaredZeroCount, historyState, servingFacts, undisclosedAmountCount } from '../src/domain/facts';
 import { limitation } from '../src/domain/limitations';
 import { mergeDeclaring, rankSearch, recogniseIngredients, significantTokens } from '../src/domain/search-ranking';
 import type { PriceRow } from '../src/queries/prices';
@@ -81,6 +81,10 @@ describe('serving economics arithmetic', () => {
     expect(creatine?.unit).toBe('USD per gram of Creatine Monohydrate');
     const citrulline = pricePerGramOf(perServing, { ingredient_id: 'ing_l_citrulline', declared_name: 'L-Citrulline', amount: 6000, unit: 'mg' });
     expect(citrulline?.result).toBe(0.25);
+    // A bound is not a quantity (decision 2430): ">1 g" of protein or "<5 g" of carbohydrates gives no price per gram.
+    expect(pricePerGramOf(perServing, { ingredient_id: 'ing_protein', declared_name: 'Protein', amount: 1, unit: 'g', operator: '>' })).toBeNull();
+    expect(pricePerGramOf(perServing, { ingredient_id: null, declared_name: 'Total Carbohydrates', amount: 5, unit: 'g', operator: '<' })).toBeNull();
+    expect(pricePerGramOf(perServing, { ingredient_id: null, declared_name: 'Total Carbohydrates', amount: 5, unit: 'g', operator: null })?.result).toBe(0.2999);
   });
 
   it('keeps the newest observation of each basis apart, list first', () => {
@@ -142,7 +146,7 @@ describe('declared facts', () => {
     source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [], net_contents: [],
   };
   const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
-    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, ingredient_id: null, ingredient_name: null, amount_note: null, amounts_by_serving: [], ...over,
+    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, operator: null, ingredient_id: null, ingredient_name: null, amount_note: null, amounts_by_serving: [], ...over,
   });
 
   it('puts a blend with its total before its members, members keep amount null, and an empty blend is still declared', () => {
@@ -177,6 +181,29 @@ describe('declared facts', () => {
     expect(undisclosedAmountCount(facts)).toBe(2);
     expect(declaredZeroCount(facts)).toBe(1);
     expect(limitation.declaredZero(1)).toMatch(/declared as 0 .* a declared fact, not an undisclosed amount/);
+  });
+
+  it('shows an amount stated as a bound with its operator, counts it neither as undisclosed nor as a declared 0 (decision 2430)', () => {
+    // The shapes of real labels 321944 ("Total Carbohydrates <1 g"), 230132 ("Protein >1 g") and 47225 (a second serving's "<1 g").
+    const facts = declaredFacts(state, [
+      line({ position: 1, declared_name: 'Total Carbohydrates', amount: 1, unit: 'g', operator: '<' }),
+      line({ position: 2, declared_name: 'Protein', amount: 1, unit: 'g', operator: '>' }),
+      line({ position: 3, declared_name: 'Dietary Fiber', amount: 0, unit: 'g', operator: '<', amounts_by_serving: [{ serving_order: 1, serving_quantity: 58.3, amount: 1, unit: 'g', operator: '<' }] }),
+      line({ position: 4, declared_name: 'Sugar', amount: 0, unit: 'g', operator: '=' }),
+    ]);
+    expect(facts.map((f) => f.value)).toEqual([
+      { declared_name: 'Total Carbohydrates', amount: 1, unit: 'g', operator: '<', ingredient_id: null, blend: null, amount_disclosed: true },
+      { declared_name: 'Protein', amount: 1, unit: 'g', operator: '>', ingredient_id: null, blend: null, amount_disclosed: true },
+      {
+        declared_name: 'Dietary Fiber', amount: 0, unit: 'g', operator: '<', ingredient_id: null, blend: null, amount_disclosed: true,
+        amounts_by_serving: [{ serving_order: 1, serving_quantity: 58.3, amount: 1, unit: 'g', operator: '<' }],
+      },
+      { declared_name: 'Sugar', amount: 0, unit: 'g', ingredient_id: null, blend: null, amount_disclosed: true },
+    ]);
+    expect(boundedAmountCount(facts)).toBe(3);
+    expect(declaredZeroCount(facts)).toBe(1);
+    expect(undisclosedAmountCount(facts)).toBe(0);
+    expect(limitation.boundedAmounts(3)).toMatch(/^3 declared amounts are stated as a bound .* calculates nothing from it\.$/);
   });
 
   it('keeps every serving size a label declares, and what each declares of a line', () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
+import { bound, derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type HistoryState, type SourceReference, type VerifiedFact } from '@evidence-record/contract';
 import type { DeclaredIngredientRow, PriceRow, StateRow } from './queries/evidence';
 
 /**
@@ -39,6 +39,7 @@ export function presentDeclaredIngredient(d: DeclaredIngredientRow, observedAt: 
       declared_name: d.declared_name,
       amount: d.amount,
       unit: d.unit,
+      ...bound(d.operator),
       ingredient_id: d.ingredient_id,
       blend: d.blend,
       amount_disclosed: d.amount !== null,

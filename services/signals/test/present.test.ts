@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_WINDOW_DAYS, MAX_SNAPSHOT_WINDOW_DAYS, Refusal } from '@evidence-record/contract';
-import { differingIngredients, presentPrice, presentState, pricePerServing } from '../src/present';
+import { differingIngredients, presentDeclaredIngredient, presentPrice, presentState, pricePerServing } from '../src/present';
 import { resolveWindow } from '../src/capabilities/get-category-snapshot';
 import { addDays, daysInclusive, isCalendarDate } from '@evidence-record/contract';
 import { proportion } from '../src/proportion';
 import type { DeclaredIngredientRow, PriceRow } from '../src/queries/evidence';
 
-const row = (state: string, id: string | null, name: string, amount: number | null, unit: string | null = 'mg', blend: string | null = null): DeclaredIngredientRow => ({
+const row = (state: string, id: string | null, name: string, amount: number | null, unit: string | null = 'mg', blend: string | null = null, operator: string | null = null): DeclaredIngredientRow => ({
   state_id: state,
   position: 0,
   ingredient_id: id,
   declared_name: name,
   amount,
   unit,
+  operator,
   blend,
 });
 
@@ -100,6 +101,17 @@ describe('differingIngredients', () => {
     expect(diff.before).toHaveLength(1);
     const same = differingIngredients([row('a', null, 'Black Pepper Extract', 5)], [row('b', null, 'Black Pepper Extract', 5)]);
     expect(same).toEqual({ before: [], after: [] });
+  });
+
+  it('a bound that becomes an amount is a difference, and each side shows how its label states it (decision 2430)', () => {
+    const diff = differingIngredients([row('a', null, 'Total Carbohydrates', 1, 'g', null, '<')], [row('b', null, 'Total Carbohydrates', 1, 'g')]);
+    expect(diff.before.map((d) => presentDeclaredIngredient(d, '2026-03-01', null).value)).toEqual([
+      { declared_name: 'Total Carbohydrates', amount: 1, unit: 'g', operator: '<', ingredient_id: null, blend: null, amount_disclosed: true },
+    ]);
+    expect(diff.after.map((d) => presentDeclaredIngredient(d, '2026-03-09', null).value)).toEqual([
+      { declared_name: 'Total Carbohydrates', amount: 1, unit: 'g', ingredient_id: null, blend: null, amount_disclosed: true },
+    ]);
+    expect(differingIngredients([row('a', null, 'Sugar', 1, 'g', null, '<')], [row('b', null, 'Sugar', 1, 'g', null, '<')])).toEqual({ before: [], after: [] });
   });
 });
 

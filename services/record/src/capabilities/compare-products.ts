@@ -1,4 +1,4 @@
-import { Refusal } from '@evidence-record/contract';
+import { Refusal, bound, type DeclaredOperator } from '@evidence-record/contract';
 import { answered, withSnapshot, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { commercialFact, pricePerServing, servingsFor } from '../domain/economics';
@@ -61,7 +61,9 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
         limitation.undisclosedNotAbsent,
         comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
           'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
-        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === 0)) &&
+        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.operator !== undefined)) &&
+          limitation.boundedAmounts(comparison.ingredients.reduce((n, row) => n + row.declared.filter((d) => d.declared && d.operator !== undefined).length, 0)),
+        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === 0 && d.operator === undefined)) &&
           'Some declared ingredients are declared as 0 (amount 0): the label states zero, a declared amount compared as such, not an undisclosed one.',
         mixedUnits && limitation.unitsAsDeclared,
         ...notComparable.map((p) => `${p.brand_name} ${p.name}: its latest label state is not comparable (${states.get(p.product_id)?.classification ?? 'no state'}), so its amounts may be missing.`),
@@ -99,6 +101,8 @@ interface DeclaredCell {
   declared_name: string | null;
   amount: number | null;
   unit: string | null;
+  /** Present only where the label states the amount as a bound ("<1 g"; decision 2430). */
+  operator?: DeclaredOperator;
   blend: string | null;
 }
 
@@ -151,7 +155,7 @@ function sideBySide(products: ProductRow[], states: Map<string, StateRow>, lines
       declared: products.map((p): DeclaredCell => {
         const line = row.cells.get(p.product_id);
         return line
-          ? { product_id: p.product_id, declared: true, declared_name: line.declared_name, amount: line.amount, unit: line.unit, blend: line.blend_name }
+          ? { product_id: p.product_id, declared: true, declared_name: line.declared_name, amount: line.amount, unit: line.unit, ...bound(line.operator), blend: line.blend_name }
           : { product_id: p.product_id, declared: false, declared_name: null, amount: null, unit: null, blend: null };
       }),
     })),

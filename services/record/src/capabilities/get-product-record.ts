@@ -3,7 +3,7 @@ import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
 import { commercialFact } from '../domain/economics';
-import { besideLabelFacts, declaredFacts, declaredZeroCount, servingFacts, undisclosedAmountCount } from '../domain/facts';
+import { besideLabelFacts, boundedAmountCount, declaredFacts, declaredZeroCount, servingFacts, undisclosedAmountCount } from '../domain/facts';
 import { displayName, productIdentity } from '../domain/identity';
 import { distinct, limitation } from '../domain/limitations';
 import { besideFacts, declaredLines, latestState } from '../queries/label';
@@ -32,6 +32,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
     const declared = state ? declaredFacts(state, lines) : [];
     const undisclosedAmounts = undisclosedAmountCount(declared);
     const declaredZeros = declaredZeroCount(declared);
+    const bounded = boundedAmountCount(declared);
     const manufacturer = sources.filter((s) => s.kind === 'manufacturer');
     const unreadable = manufacturer.find((s) => s.health === 'unreadable');
 
@@ -94,6 +95,7 @@ export const getProductRecord = (deps: RecordDeps): HandlerOf<'get_product_recor
         declared.length > 0 && limitation.undisclosedNotAbsent,
         undisclosedAmounts > 0 && limitation.amountsUndisclosed(undisclosedAmounts),
         declaredZeros > 0 && limitation.declaredZero(declaredZeros),
+        bounded > 0 && limitation.boundedAmounts(bounded),
         quoted.length > 0 && limitation.labelWords,
         newestVersion?.off_market === true && limitation.labelOffMarket(newestVersion.dsld_label_id, newestVersion.off_market_since),
         prices.length > 0 && limitation.onlyListIsList,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
+import { bound, derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
 import type { PriceRow } from '../queries/prices';
 
 export type CalculationOut = z.infer<typeof Calculation>;
@@ -112,9 +112,12 @@ export interface DeclaredAmount {
   declared_name: string;
   amount: number | null;
   unit: string | null;
+  /** A bound ("<1 g", ">1 g") is not a quantity: no price per gram is calculated from it (decision 2430). */
+  operator?: string | null;
 }
 
 export function pricePerGramOf(perServing: CalculationOut, ingredient: DeclaredAmount): CalculationOut | null {
+  if (bound(ingredient.operator).operator !== undefined) return null;
   const g = grams(ingredient.amount, ingredient.unit);
   if (perServing.result === null || g === null || g < PER_GRAM_MINIMUM_GRAMS) return null;
   return {

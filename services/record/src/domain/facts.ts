@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HistoryState, VerifiedFact } from '@evidence-record/contract';
+import { bound, type HistoryState, type VerifiedFact } from '@evidence-record/contract';
 import type { BesideFacts, DeclaredRow, StateRow } from '../queries/label';
 
 export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
@@ -42,6 +42,7 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
         declared_name: line.declared_name,
         amount: line.amount,
         unit: line.unit,
+        ...bound(line.operator),
         ingredient_id: line.ingredient_id,
         blend: line.blend_name,
         amount_disclosed: line.amount !== null,
@@ -57,10 +58,13 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
 }
 
 /** What the other serving sizes declare of a line, only where the label declares more than one. */
-function byServing(line: DeclaredRow): { amounts_by_serving?: Array<{ serving_order: number; serving_quantity: number | null; amount: number | null; unit: string | null }> } {
+function byServing(line: DeclaredRow): Pick<VerifiedFactOut['value'], 'amounts_by_serving'> {
   const list = line.amounts_by_serving ?? [];
-  return list.length === 0 ? {} : { amounts_by_serving: list.map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit })) };
+  return list.length === 0
+    ? {}
+    : { amounts_by_serving: list.map((a) => ({ serving_order: a.serving_order, serving_quantity: a.serving_quantity ?? null, amount: a.amount, unit: a.unit, ...bound(a.operator) })) };
 }
+
 
 /** The serving configuration a state declares, as facts (only what it declares), every serving size included. */
 export function servingFacts(state: StateRow): VerifiedFactOut[] {
@@ -120,7 +124,12 @@ export function undisclosedAmountCount(facts: VerifiedFactOut[]): number {
 
 /** How many declared ingredients the label declares as 0 ("Trans Fat 0 g"): stated amounts, not undisclosed. */
 export function declaredZeroCount(facts: VerifiedFactOut[]): number {
-  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === 0).length;
+  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.amount === 0 && f.value.operator === undefined).length;
+}
+
+/** How many declared ingredients the label states as a bound ("<1 g"): shown with their operator, never calculated with (decision 2430). */
+export function boundedAmountCount(facts: VerifiedFactOut[]): number {
+  return facts.filter((f) => f.kind === 'declared_ingredient' && f.value.operator !== undefined).length;
 }
 
 export function historyState(state: StateRow, comparableStates: number): HistoryStateOut {

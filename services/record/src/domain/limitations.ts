@@ -12,6 +12,8 @@ export const limitation = {
     `${count} declared ingredient${count === 1 ? ' is' : 's are'} named without an amount (for example inside a proprietary blend); an amount of null means undisclosed, never zero.`,
   declaredZero: (count: number) =>
     `${count} declared ingredient${count === 1 ? ' is' : 's are'} declared as 0 (for example "Trans Fat 0 g"): the label states an amount of zero, which is a declared fact, not an undisclosed amount.`,
+  boundedAmounts: (count: number) =>
+    `${count} declared amount${count === 1 ? ' is' : 's are'} stated as a bound (for example "Total Carbohydrates <1 g"): it is shown with its operator ("<"), its amount is the bound and not a quantity, and the service calculates nothing from it.`,
   labelWords:
     "Other ingredients and label statements quote what the label prints beside its Supplement Facts, as last read: no amount is read out of a statement's words into a declared line, a precaution is the label's and not the service's advice, and a change in them alone is not a reviewed change.",
   labelOffMarket: (labelId: number, since: string | null) =>

@@ -36,13 +36,15 @@ export interface DeclaredIngredientRow {
   declared_name: string;
   amount: number | null;
   unit: string | null;
+  /** null for the amount itself; '<' for "<1 g" (decision 2430). Compared, so a bound that changes is a difference. */
+  operator: string | null;
   blend: string | null;
 }
 
 export async function declaredIngredients(client: PoolClient, stateIds: string[]): Promise<DeclaredIngredientRow[]> {
   const { rows } = await client.query<DeclaredIngredientRow>({
     name: 'signals-declared-ingredients',
-    text: `SELECT d.state_id, d.position, d.ingredient_id, d.declared_name, d.amount, d.unit, bl.name AS blend
+    text: `SELECT d.state_id, d.position, d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, bl.name AS blend
              FROM declared_ingredients d LEFT JOIN declared_blends bl ON bl.blend_id = d.blend_id
             WHERE d.state_id = ANY($1::text[])
             ORDER BY d.state_id, d.position`,
