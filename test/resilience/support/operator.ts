@@ -105,6 +105,20 @@ export async function openCandidates(stack: RunningStack, productIds: string[], 
     [productIds],
   );
   const observedOn = new Map(nextDays.map((r) => [r.product_id, r.next_day]));
+  // The caffeine each product's newest state declares: the new label's differs from it, so the capture is a new state
+  // (a random amount equal to the last one, one time in 200, made the same label and no state to open a candidate on).
+  const lastCaffeine = await query<{ product_id: string; amount: string }>(
+    stack,
+    `SELECT DISTINCT ON (h.product_id) h.product_id, d.amount::text FROM history_states h
+       JOIN declared_ingredients d ON d.state_id = h.state_id AND d.ingredient_id = 'ing_caffeine'
+      WHERE h.product_id = ANY($1) ORDER BY h.product_id, h.observed_to DESC, h.state_id DESC`,
+    [productIds],
+  );
+  const caffeineOf = new Map(lastCaffeine.map((r) => [r.product_id, Number(r.amount)]));
+  const newCaffeine = (productId: string) => {
+    const amount = 150 + Math.floor(Math.random() * 200);
+    return amount === caffeineOf.get(productId) ? amount + 1 : amount;
+  };
   const bundle = {
     captures: productIds.map((productId, i) => ({
       product_id: productId,
@@ -116,7 +130,7 @@ export async function openCandidates(stack: RunningStack, productIds: string[], 
         serving: { size: 10 + i, unit: 'g', servings_per_container: 30, description: `1 scoop (${10 + i} g)` },
         blends: [],
         ingredients: [
-          { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: 150 + Math.floor(Math.random() * 200), unit: 'mg' },
+          { declared_name: 'Caffeine Anhydrous', ingredient_id: 'ing_caffeine', amount: newCaffeine(productId), unit: 'mg' },
           { declared_name: 'L-Citrulline', ingredient_id: 'ing_l_citrulline', amount: 4 + i, unit: 'g' },
         ],
       },
