@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
-import { approveCandidate, computeEditionDocument, releaseSignals } from '@evidence-record/curation';
+import { applyIngredientCatalogue, approveCandidate, computeEditionDocument, releaseSignals } from '@evidence-record/curation';
 import { addSource, policyOf, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
 import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
@@ -25,7 +25,8 @@ beforeAll(async () => {
   ({ pool, src, record, settings } = world);
   src.labelBodies.set(230132, real(230132));
   src.labelBodies.set(306183, real(306183));
-  // The two benchmark ingredients, so the composed labels' lines are identified as they would be in the Record.
+  // The two benchmark ingredients, so the composed labels' lines are identified as they would be in the Record; the
+  // rest of the catalogue is applied by the last test (until then the real labels' panel lines are unidentified).
   await pool.query(`INSERT INTO ingredients (ingredient_id, name) VALUES ('ing_caffeine', 'Caffeine'), ('ing_beta_alanine', 'Beta-Alanine')`);
   await pool.query(
     `INSERT INTO ingredient_synonyms (synonym, synonym_norm, ingredient_id) VALUES ('Caffeine Anhydrous', 'caffeine anhydrous', 'ing_caffeine'), ('Beta-Alanine', 'beta-alanine', 'ing_beta_alanine')`,
@@ -62,9 +63,9 @@ describe('an amount a label states as a bound', () => {
     expect(answer.limitations).toContainEqual(expect.stringMatching(/^1 declared amount is stated as a bound .*"<".* calculates nothing from it\.$/));
     expect((await answerOf<ProductRecord>(record, `/products/${bcaa}`)).limitations.filter((l) => l.includes('stated as a bound'))).toHaveLength(1);
 
-    // 2 gummies a serving, 20 servings: $0.7495 a serving. The lines the label states at 1 g or more are priced per
-    // gram; Protein ">1 g" is not a gram of protein, so it is not (before decision 2430 the bound passed the 1 g
-    // minimum and was priced at $0.7495 per gram).
+    // 2 gummies a serving, 20 servings: $0.7495 a serving. The (here unidentified) lines the label states at 1 g or
+    // more are priced per gram; Protein ">1 g" is not a gram of protein, so it is not (before decision 2430 the bound
+    // passed the 1 g minimum and was priced at $0.7495 per gram).
     const economics = await answerOf<Economics>(record, `/products/${gummies}/serving-economics`);
     expect(economics.calculations.find((c) => c.name === 'price_per_serving')?.result).toBe(0.7495);
     expect(economics.calculations.filter((c) => c.name === 'price_per_gram_of_ingredient').map((c) => [c.unit, c.result])).toEqual([
@@ -132,5 +133,17 @@ describe('an amount a label states as a bound', () => {
     } finally {
       client.release();
     }
+  });
+
+  it("prices no nutrition panel figure per gram once the catalogue identifies it as one (decision 0202, amended)", async () => {
+    const gummies = (await pool.query<{ product_id: string }>(`SELECT product_id FROM products WHERE name = 'Bedtime Beauty Real 230132'`)).rows[0]!.product_id;
+    expect(await applyIngredientCatalogue(pool, 'test')).toMatchObject({ lines_reidentified: expect.any(Number) });
+    expect(await lineOf(gummies, 'Total Carbohydrates')).toMatchObject({ ingredient_id: 'ing_total_carbohydrate', amount: 3, unit: 'g' });
+    expect(await lineOf(gummies, 'Protein')).toMatchObject({ ingredient_id: 'ing_protein', operator: '>' });
+    // "Total Carbohydrates 3 g", "Total Sugars 2 g" and "Added Sugars 2 g" say what the serving holds; they are no
+    // ingredient whose unit cost the serving's price could stand for.
+    const economics = await answerOf<Economics>(record, `/products/${gummies}/serving-economics`);
+    expect(economics.calculations.find((c) => c.name === 'price_per_serving')?.result).toBe(0.7495);
+    expect(economics.calculations.filter((c) => c.name === 'price_per_gram_of_ingredient')).toEqual([]);
   });
 });

@@ -85,6 +85,9 @@ describe('serving economics arithmetic', () => {
     expect(pricePerGramOf(perServing, { ingredient_id: 'ing_protein', declared_name: 'Protein', amount: 1, unit: 'g', operator: '>' })).toBeNull();
     expect(pricePerGramOf(perServing, { ingredient_id: null, declared_name: 'Total Carbohydrates', amount: 5, unit: 'g', operator: '<' })).toBeNull();
     expect(pricePerGramOf(perServing, { ingredient_id: null, declared_name: 'Total Carbohydrates', amount: 5, unit: 'g', operator: null })?.result).toBe(0.2999);
+    // The nutrition panel's figures are not ingredients: no unit cost of "Total Carbohydrates 5 g" once identified as one.
+    expect(pricePerGramOf(perServing, { ingredient_id: 'ing_total_carbohydrate', declared_name: 'Total Carbohydrates', amount: 5, unit: 'g', ingredient_kind: 'nutrition_fact' })).toBeNull();
+    expect(pricePerGramOf(perServing, { ingredient_id: 'ing_creatine_monohydrate', declared_name: 'Creatine Monohydrate', amount: 5, unit: 'g', ingredient_kind: 'amino_acid_derivative' })?.result).toBe(0.2999);
   });
 
   it('keeps the newest observation of each basis apart, list first', () => {
@@ -146,7 +149,7 @@ describe('declared facts', () => {
     source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [], net_contents: [],
   };
   const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
-    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, operator: null, ingredient_id: null, ingredient_name: null, amount_note: null, amounts_by_serving: [], ...over,
+    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, operator: null, ingredient_id: null, ingredient_name: null, ingredient_kind: null, amount_note: null, amounts_by_serving: [], ...over,
   });
 
   it('puts a blend with its total before its members, members keep amount null, and an empty blend is still declared', () => {

@@ -114,10 +114,14 @@ export interface DeclaredAmount {
   unit: string | null;
   /** A bound ("<1 g", ">1 g") is not a quantity: no price per gram is calculated from it (decision 2430). */
   operator?: string | null;
+  /** The catalogue's kind of the identified ingredient: a nutrition panel figure ('nutrition_fact') is not an ingredient to price. */
+  ingredient_kind?: string | null;
 }
 
 export function pricePerGramOf(perServing: CalculationOut, ingredient: DeclaredAmount): CalculationOut | null {
-  if (bound(ingredient.operator).operator !== undefined) return null;
+  // "Total Carbohydrates 3 g" and "Total Sugars 2 g" are the nutrition panel's figures about the serving, not
+  // ingredients of it: the serving's price per gram of them is no ingredient's cost (decision 0202, amended).
+  if (bound(ingredient.operator).operator !== undefined || ingredient.ingredient_kind === 'nutrition_fact') return null;
   const g = grams(ingredient.amount, ingredient.unit);
   if (perServing.result === null || g === null || g < PER_GRAM_MINIMUM_GRAMS) return null;
   return {

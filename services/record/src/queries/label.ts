@@ -85,6 +85,8 @@ export interface DeclaredRow {
   operator: string | null;
   ingredient_id: string | null;
   ingredient_name: string | null;
+  /** What the identified ingredient is in the catalogue ('amino_acid', 'nutrition_fact' for the panel's calories, carbohydrates, sugars and fat …). */
+  ingredient_kind: string | null;
   /** The label's words where it gives no amount ("1.25 billion CFU"); evidence beside a null amount. */
   amount_note: string | null;
   /** What the serving sizes besides the first declare (a blend's totals, or an ingredient's amounts). */
@@ -98,11 +100,11 @@ export async function declaredLines(db: ClientBase, stateIds: string[]): Promise
     text: `
       SELECT 'blend' AS row_kind, bl.state_id, NULL::int AS position, bl.blend_id, bl.name AS blend_name,
              bl.name AS declared_name, bl.total_amount AS amount, bl.total_unit AS unit, NULL::text AS operator,
-             NULL::text AS ingredient_id, NULL::text AS ingredient_name, NULL::text AS amount_note, bl.totals_by_serving AS amounts_by_serving
+             NULL::text AS ingredient_id, NULL::text AS ingredient_name, NULL::text AS ingredient_kind, NULL::text AS amount_note, bl.totals_by_serving AS amounts_by_serving
         FROM declared_blends bl WHERE bl.state_id = ANY($1::text[])
       UNION ALL
       SELECT 'ingredient', di.state_id, di.position, di.blend_id, bl.name,
-             di.declared_name, di.amount, di.unit, di.amount_operator, di.ingredient_id, i.name, di.amount_note, di.amounts_by_serving
+             di.declared_name, di.amount, di.unit, di.amount_operator, di.ingredient_id, i.name, i.kind, di.amount_note, di.amounts_by_serving
         FROM declared_ingredients di
         LEFT JOIN declared_blends bl ON bl.blend_id = di.blend_id
         LEFT JOIN ingredients i ON i.ingredient_id = di.ingredient_id
