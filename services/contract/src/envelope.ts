@@ -63,6 +63,21 @@ const declaredBound = z
     'present only when the label states the amount as a bound or an approximation: "<" with amount 1 and unit "g" is the label\'s "<1 g" (less than 1 g), never 1 g. Absent when the label states the amount itself. A bounded amount is shown, never used in a calculation (decision 2430)',
   );
 
+/** The most % Daily Value entries one line keeps (one per target group the label prints; decision 2440). */
+export const MAX_DAILY_VALUES = 4;
+export const DailyValue = z
+  .strictObject({
+    percent: z.number().nullable().describe('the percent of the Daily Value the label prints for the line\'s serving (833 for "833%"); null where it prints a note instead'),
+    operator: declaredBound,
+    target_group: z.string().nullable().describe('whose Daily Value, as DSLD names it ("Adults and children 4 or more years of age")'),
+    note: z.string().optional().describe('what the label prints in the percent\'s place ("Daily Value not established")'),
+  })
+  .meta({ id: 'DailyValue' });
+export type DailyValue = z.infer<typeof DailyValue>;
+/** Daily values in the one field order answers and comparisons use (jsonb keeps keys in its own order). */
+export const orderedDailyValues = (list: readonly DailyValue[]): DailyValue[] =>
+  list.map((d) => ({ percent: d.percent, ...(d.operator ? { operator: d.operator } : {}), target_group: d.target_group, ...(d.note ? { note: d.note } : {}) }));
+
 export const ServingAmount = z.strictObject({
   serving_order: z.number().int(),
   serving_quantity: z
@@ -116,6 +131,12 @@ export const VerifiedFact = z.strictObject({
       .optional()
       .describe('where the label gives no amount of its own, its words for one ("1.25 billion CFU"), kept as evidence; amount stays null'),
     amounts_by_serving: z.array(ServingAmount).optional().describe('what the serving sizes besides the first declare of this line; absent when the label declares one serving size'),
+    daily_values: z
+      .array(DailyValue)
+      .optional()
+      .describe(
+        "get_product_record, declared_ingredient: the % Daily Value the label prints beside the line for its serving, per target group, as printed; never converted into an amount (a line printed only as \"Vitamin C 833%\" keeps amount null beside it). Absent when the label prints none or the Record has not read it (decision 2440)",
+      ),
     serving_order: z.number().int().optional().describe('serving_configuration: which of the serving sizes the label declares (absent: the first)'),
     forms: z
       .array(z.string())

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IngredientId, ProductId, declaredOperators, historyStateClasses, priceBases, storedSourceKindNames } from '@evidence-record/contract';
+import { IngredientId, MAX_DAILY_VALUES, ProductId, declaredOperators, historyStateClasses, priceBases, storedSourceKindNames } from '@evidence-record/contract';
 
 /**
  * A capture bundle: what an operator (or a capture job) read from sources,
@@ -47,6 +47,20 @@ export const DeclaredIngredientInput = z
     // The label's own words where it gives no amount ("1.25 billion CFU"): evidence, never an amount.
     amount_note: text(300).nullable().default(null),
     amounts_by_serving: byServing,
+    // The % Daily Value the label prints beside the line, per target group (decision 2440): evidence, never an
+    // amount and never compared. Absent (null): not read.
+    daily_values: z
+      .array(
+        z.strictObject({
+          percent: z.number().min(0).max(1e6).nullable(),
+          operator: z.enum(declaredOperators).optional(),
+          target_group: text(120).nullable(),
+          note: text(120).optional(),
+        }),
+      )
+      .max(MAX_DAILY_VALUES)
+      .nullable()
+      .default(null),
   })
   .refine((i) => i.amount === null || i.unit !== null, { message: 'an amount needs a unit', path: ['unit'] })
   .refine((i) => i.operator === null || i.amount !== null, { message: 'an operator needs an amount', path: ['operator'] })

@@ -342,11 +342,11 @@ export async function insertDeclaredLines(client: PoolClient, stateId: string, l
     await client.query({
       name: 'curation-insert-ingredients',
       text: `INSERT INTO declared_ingredients (state_id, position, ingredient_id, declared_name, amount, unit, amount_operator, blend_id, amount_note, amounts_by_serving,
-                                              unii, ingredient_group, forms, identified_by)
+                                              unii, ingredient_group, forms, identified_by, daily_values)
              SELECT $1, i.n, i.ingredient_id, i.declared_name, i.amount, i.unit, i.operator, i.blend_id, i.note, i.by_serving,
-                    i.unii, i.ingredient_group, coalesce((SELECT array_agg(f) FROM json_array_elements_text(i.forms) AS f), '{}'), i.identified_by
-               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[], $10::text[], $11::text[], $12::json[], $13::text[])
-                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, unii, ingredient_group, forms, identified_by, n)`,
+                    i.unii, i.ingredient_group, coalesce((SELECT array_agg(f) FROM json_array_elements_text(i.forms) AS f), '{}'), i.identified_by, i.daily_values
+               FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::jsonb[], $10::text[], $11::text[], $12::json[], $13::text[], $14::jsonb[])
+                    WITH ORDINALITY AS i(ingredient_id, declared_name, amount, unit, operator, blend_id, note, by_serving, unii, ingredient_group, forms, identified_by, daily_values, n)`,
       values: [
         stateId,
         label.ingredients.map((i) => i.ingredient_id),
@@ -362,6 +362,7 @@ export async function insertDeclaredLines(client: PoolClient, stateId: string, l
         lines.map((i) => JSON.stringify(i.forms ?? [])),
         // A capture that names the ingredient itself (and no rule) keeps it as given.
         lines.map((i) => (i.ingredient_id === null ? null : (i.identified_by ?? 'capture'))),
+        label.ingredients.map((i) => (i.daily_values === null || i.daily_values === undefined ? null : JSON.stringify(i.daily_values))),
       ],
     });
   }

@@ -1,4 +1,4 @@
-import type { LabelSide, NetContent } from '@evidence-record/contract';
+import { orderedDailyValues, type DailyValue, type LabelSide, type NetContent } from '@evidence-record/contract';
 import type { Pool, PoolClient } from '@evidence-record/platform';
 
 /** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
@@ -40,6 +40,8 @@ export interface LabelContent {
     operator: string | null;
     blend: string | null;
     amounts_by_serving: ServingAmount[];
+    /** The % Daily Value printed beside the line (decision 2440); null when not read. Evidence, not compared. */
+    daily_values: DailyValue[] | null;
   }>;
 }
 
@@ -49,6 +51,7 @@ export const servingAmounts = (list: readonly ServingAmount[] | null | undefined
 export const otherServings = (list: readonly OtherServing[] | null | undefined): OtherServing[] =>
   (list ?? []).map((s) => ({ serving_order: s.serving_order, size: s.size, unit: s.unit, description: s.description, note: s.note }));
 export const netContents = (list: readonly NetContent[] | null | undefined): NetContent[] => (list ?? []).map((n) => ({ quantity: Number(n.quantity), unit: n.unit }));
+export const dailyValues = (list: readonly DailyValue[] | null | undefined): DailyValue[] | null => (list === null || list === undefined ? null : orderedDailyValues(list));
 
 export async function labelOf(client: Pool | PoolClient, stateId: string): Promise<LabelContent> {
   const state = await client.query<{
@@ -71,7 +74,7 @@ export async function labelOf(client: Pool | PoolClient, stateId: string): Promi
     [stateId],
   );
   const ingredients = await client.query<LabelContent['ingredients'][number]>(
-    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend, d.amounts_by_serving
+    `SELECT d.ingredient_id, d.declared_name, d.amount, d.unit, d.amount_operator AS operator, b.name AS blend, d.amounts_by_serving, d.daily_values
        FROM declared_ingredients d LEFT JOIN declared_blends b ON b.blend_id = d.blend_id
       WHERE d.state_id = $1 ORDER BY d.position`,
     [stateId],
@@ -104,6 +107,7 @@ export function labelContent(c: LabelContent): LabelContent {
       operator: i.operator,
       blend: i.blend,
       amounts_by_serving: servingAmounts(i.amounts_by_serving),
+      daily_values: dailyValues(i.daily_values),
     })),
   };
 }
@@ -124,9 +128,10 @@ export function servingDiffers(a: LabelContent, b: LabelContent): boolean {
 /**
  * What the label declares, without what the Record identifies each line as: a
  * change of identity (decision 1500) is never a change of the label, so it
- * never makes a new state or a candidate.
+ * never makes a new state or a candidate. Nor is the % Daily Value printed
+ * beside a line (decision 2440): evidence beside its amount, like its note.
  */
-const declared = (l: LabelContent) => l.ingredients.map(({ ingredient_id: _identity, ...line }) => line);
+const declared = (l: LabelContent) => l.ingredients.map(({ ingredient_id: _identity, daily_values: _evidence, ...line }) => line);
 
 export function formulaDiffers(a: LabelContent, b: LabelContent): boolean {
   return json(declared(a)) !== json(declared(b)) || json(a.blends) !== json(b.blends);
@@ -142,7 +147,11 @@ export function sameLabel(a: LabelContent, b: LabelContent): boolean {
  * the Record read net contents gains them from its kept bytes; decision 2410).
  */
 export function rederivesTheSame(state: LabelContent, reading: LabelContent): boolean {
-  return sameLabel(state, reading) && json(state.net_contents) === json(reading.net_contents);
+  return (
+    sameLabel(state, reading) &&
+    json(state.net_contents) === json(reading.net_contents) &&
+    json(state.ingredients.map((i) => i.daily_values)) === json(reading.ingredients.map((i) => i.daily_values))
+  );
 }
 
 /** A label state as the change wording reads it (contract changeLines). */

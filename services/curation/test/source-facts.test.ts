@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SourceFacts } from '@evidence-record/curation';
+import { LabelInput, SourceFacts } from '@evidence-record/curation';
 
-/** A capture bundle's source facts: the label statements and other ingredients it may carry (decision 2420), within the monitor's own limits. */
+/** A capture bundle's source facts: the label statements and other ingredients it may carry (decision 2420), within the monitor's own limits; and the % Daily Value a declared line may carry (decision 2440). */
 describe('source facts of a capture bundle', () => {
   const statement = { type: 'Formula re: Contains', text: 'Each serving supplies 200 mg of caffeine.' };
 
@@ -30,5 +30,25 @@ describe('source facts of a capture bundle', () => {
       expect(SourceFacts.safeParse({ statements }).success, JSON.stringify(statements).slice(0, 80)).toBe(false);
     }
     expect(SourceFacts.safeParse({ statements: Array.from({ length: 40 }, () => statement) }).success).toBe(true);
+  });
+
+  it('a declared line may carry the % Daily Value printed beside it (decision 2440); none given is none read', () => {
+    const label = (daily_values?: unknown) =>
+      LabelInput.safeParse({
+        classification: 'comparable',
+        ingredients: [{ declared_name: 'Vitamin C', amount: null, ...(daily_values === undefined ? {} : { daily_values }) }],
+      });
+    const adults = 'Adults and children 4 or more years of age';
+    const read = label([{ percent: 833, target_group: adults }, { percent: 1, operator: '<', target_group: null }, { percent: null, target_group: adults, note: 'Daily Value not established' }]);
+    expect(read.success && read.data.ingredients[0]!.daily_values).toEqual([
+      { percent: 833, target_group: adults },
+      { percent: 1, operator: '<', target_group: null },
+      { percent: null, target_group: adults, note: 'Daily Value not established' },
+    ]);
+    const none = label();
+    expect(none.success && none.data.ingredients[0]!.daily_values).toBeNull();
+    for (const bad of [[{ percent: -1, target_group: null }], [{ percent: 5, target_group: null, amount: 1 }], [{ percent: 5, operator: '=', target_group: null }], Array.from({ length: 5 }, () => ({ percent: 1, target_group: null }))]) {
+      expect(label(bad).success, JSON.stringify(bad).slice(0, 80)).toBe(false);
+    }
   });
 });

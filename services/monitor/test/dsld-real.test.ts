@@ -230,6 +230,30 @@ describe('real DSLD labels', () => {
     expect(kept).toBeGreaterThan(300);
   });
 
+  it("keeps the % Daily Value each line prints for its serving, as printed, never as an amount (decision 2440)", () => {
+    const adults = 'Adults and children 4 or more years of age';
+    // Emergen-C (15923) prints its vitamins and minerals only as percents: DSLD's amount is "NP", so the line keeps
+    // no amount, and its percent beside it.
+    const emergen = read(15923);
+    expect(line(emergen, 'Vitamin C')).toMatchObject({ amount: null, unit: null, daily_values: [{ percent: 833, target_group: adults }] });
+    expect(line(emergen, 'Vitamin A')).toMatchObject({ amount: null, daily_values: [{ percent: 70, target_group: adults }] });
+    // A percent as a bound: Transparent Labs Bulk (295773), a pre-workout, prints "<1%" beside its carbohydrates.
+    expect(line(read(295773), 'Total Carbohydrates').daily_values).toEqual([{ percent: 1, operator: '<', target_group: adults }]);
+    // The footnote a label prints where no Daily Value exists, and a line that prints none.
+    const bcaa = read(306183);
+    expect(line(bcaa, 'Coconut Water, Powder').daily_values).toEqual([{ percent: null, target_group: adults, note: 'Daily Value not established' }]);
+    expect(line(bcaa, 'Calcium').daily_values).toEqual([{ percent: 6, target_group: adults }]);
+    expect(line(bcaa, 'Calories').daily_values).toEqual([]);
+    const all = labels.map((f) => read(Number(f.replace('.json', ''))));
+    const printed = all.flatMap((r) => r.ingredients.flatMap((i) => i.daily_values));
+    expect(printed.filter((d) => d.operator === '<').length).toBeGreaterThan(0);
+    expect(printed.filter((d) => d.percent === null).every((d) => /Daily Value (\(DV\) )?not established/i.test(d.note ?? ''))).toBe(true);
+    expect(new Set(printed.map((d) => d.target_group))).toEqual(new Set([adults]));
+    // Every entry a real label prints is kept: 524 entries on the 941 quantities of the 60 labels, less a blend's own.
+    expect(printed.length).toBeGreaterThan(400);
+    expect(all.flatMap((r) => r.ingredients).every((i) => i.daily_values.length <= 4 && i.daily_values.every((d) => d.percent === null || d.percent >= 0))).toBe(true);
+  });
+
   it('blends listed inside blends of a real multivitamin keep their own totals and members', () => {
     const r = read(49495);
     expect(r.blends.map((b) => [b.name, b.total_amount, b.total_unit])).toEqual([
@@ -334,7 +358,7 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
     expect(members(ravage, 'Thermo Energy Intensifier')).toEqual(['Acetyl L-Carnitine', 'Capsimax Capsicum fruit extract', 'Choline Bitartrate', 'L-Phenylalanine', 'L-Taurine']);
     expect(line(ravage, 'CarnoSyn')).toEqual({
       declared_name: 'CarnoSyn', amount: null, unit: null, operator: null, blend: 'Muscle Buffering System', amount_note: null, amounts_by_serving: [],
-      unii: null, ingredient_group: 'Beta-Alanine', forms: [],
+      unii: null, ingredient_group: 'Beta-Alanine', forms: [], daily_values: [],
     });
     expect(line(ravage, 'L-Arginine, Micronized')).toMatchObject({ unii: '94ZLA3W45F', ingredient_group: 'Arginine', amount: null });
     // The other flavor, filed with nested rows, names the same members of the same blend (in label order; DSLD lists forms alphabetically).
@@ -412,6 +436,53 @@ describe('DSLD shapes no gathered label shows (composed here, not real)', () => 
     }
     const many = parseDsldLabel(composed({ statements: Array.from({ length: 45 }, (_, i) => ({ type: 'Precautions re: All Other', notes: `Warning ${i}.` })) }));
     expect(many.ok && many.reading.facts.statements.length).toBe(40);
+  });
+
+  it('reads daily values entry by entry: one in a shape it cannot read is left out, never refusing the label (decision 2440)', () => {
+    const p = parseDsldLabel(
+      composed({
+        ingredientRows: [
+          {
+            order: 1,
+            name: 'Vitamin B6',
+            quantity: [
+              {
+                servingSizeOrder: 1,
+                operator: '=',
+                quantity: 10,
+                unit: 'mg',
+                dailyValueTargetGroup: [
+                  { name: 'Adults and children 4 or more years of age', operator: '=', percent: 588, footnote: null },
+                  { name: 'Children 1 to 3 years of age', operator: '≥', percent: 1000, footnote: null },
+                  { name: 'Pregnant women', operator: '?', percent: 400 },
+                  { name: 'Infants', percent: 'many' },
+                  { name: 'Lactating women', percent: -1 },
+                  null,
+                  'x',
+                  { name: null, percent: 5 },
+                  { name: 'fifth kept', percent: 1 },
+                  { name: 'one too many', percent: 2 },
+                ],
+              },
+            ],
+          },
+          { order: 2, name: 'Caffeine', quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 200, unit: 'mg', dailyValueTargetGroup: { percent: 5 } }] },
+          { order: 3, name: 'Taurine', quantity: [{ servingSizeOrder: 1, operator: '=', quantity: 1, unit: 'g' }] },
+        ],
+      }),
+    );
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.reading.ingredients.map((i) => i.daily_values)).toEqual([
+      [
+        { percent: 588, target_group: 'Adults and children 4 or more years of age' },
+        { percent: 1000, operator: '>=', target_group: 'Children 1 to 3 years of age' },
+        { percent: 5, target_group: null },
+        { percent: 1, target_group: 'fifth kept' },
+      ],
+      [],
+      [],
+    ]);
   });
 
   it('reads other ingredients entry by entry: one in a shape it cannot read is left out, never refusing the label', () => {

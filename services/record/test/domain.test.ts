@@ -149,7 +149,7 @@ describe('declared facts', () => {
     source_url: 'https://brand.example/p', declared_ingredient_count: 3, other_servings: [], net_contents: [],
   };
   const line = (over: Partial<DeclaredRow>): DeclaredRow => ({
-    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, operator: null, ingredient_id: null, ingredient_name: null, ingredient_kind: null, amount_note: null, amounts_by_serving: [], ...over,
+    row_kind: 'ingredient', state_id: state.state_id, position: 1, blend_id: null, blend_name: null, declared_name: 'X', amount: null, unit: null, operator: null, ingredient_id: null, ingredient_name: null, ingredient_kind: null, amount_note: null, daily_values: null, amounts_by_serving: [], ...over,
   });
 
   it('puts a blend with its total before its members, members keep amount null, and an empty blend is still declared', () => {
@@ -207,6 +207,28 @@ describe('declared facts', () => {
     expect(declaredZeroCount(facts)).toBe(1);
     expect(undisclosedAmountCount(facts)).toBe(0);
     expect(limitation.boundedAmounts(3)).toMatch(/^3 declared amounts are stated as a bound .* calculates nothing from it\.$/);
+  });
+
+  it('shows the % Daily Value a label prints beside a line, as printed, and none where it prints none or was not read (decision 2440)', () => {
+    // The shapes of real label 15923 (Vitamin C printed only as "833%", DSLD's amount "NP") and of a botanical's "†".
+    const adults = 'Adults and children 4 or more years of age';
+    const facts = declaredFacts(state, [
+      line({ position: 1, declared_name: 'Vitamin C', daily_values: [{ percent: 833, target_group: adults }] }),
+      line({ position: 2, declared_name: 'Vitamin B12', amount: 100, unit: 'mcg', daily_values: [{ note: 'Daily Value not established', target_group: adults, percent: null }] }),
+      line({ position: 3, declared_name: 'Total Sugars', amount: 1, unit: 'g', operator: '<', daily_values: [{ percent: 1, operator: '<', target_group: adults }] }),
+      line({ position: 4, declared_name: 'Caffeine', amount: 200, unit: 'mg', daily_values: [] }),
+      line({ position: 5, declared_name: 'Beta-Alanine', amount: 3.2, unit: 'g', daily_values: null }),
+    ]);
+    expect(facts.map((f) => f.value.daily_values ?? 'absent')).toEqual([
+      [{ percent: 833, target_group: adults }],
+      [{ percent: null, target_group: adults, note: 'Daily Value not established' }],
+      [{ percent: 1, operator: '<', target_group: adults }],
+      'absent',
+      'absent',
+    ]);
+    // A percent is never read as an amount: the line printed only as "833%" stays named without one.
+    expect(facts[0]!.value).toMatchObject({ amount: null, unit: null, amount_disclosed: false });
+    expect(undisclosedAmountCount(facts)).toBe(1);
   });
 
   it('keeps every serving size a label declares, and what each declares of a line', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NetContent } from '@evidence-record/contract';
+import { MAX_DAILY_VALUES, type DailyValue, type NetContent } from '@evidence-record/contract';
 import { MAX_LABEL_STATEMENTS, MAX_OTHER_INGREDIENTS, MAX_OTHER_INGREDIENT_FORMS, MAX_STATEMENT_CHARS, type OtherServing } from '@evidence-record/curation';
 
 /**
@@ -88,6 +88,8 @@ export interface DeclaredLine extends DeclaredAmount {
   unii: string | null;
   ingredient_group: string | null;
   forms: string[];
+  /** What the label prints as the line's % Daily Value for its own serving, per target group (decision 2440). */
+  daily_values: DailyValue[];
 }
 
 export interface DeclaredBlend {
@@ -255,6 +257,27 @@ export function otherIngredientsOf(raw: unknown): OtherIngredient[] {
 
 const operators: Record<string, string | null> = { '=': null, '<': '<', '>': '>', '<=': '<=', '>=': '>=', '≤': '<=', '≥': '>=', '~': '~' };
 
+/**
+ * A quantity entry's `dailyValueTargetGroup[]` as the label prints it (decision 2440): each group's percent ("833%",
+ * "<1%") or its footnote in its place ("Daily Value not established"). Never read before, so an entry in a shape the
+ * Record cannot read (no percent and no footnote, a percent that is not a number, an operator it does not know) is
+ * left out, never a reason to refuse a label. At most four.
+ */
+export function dailyValuesOf(quantity: unknown): DailyValue[] {
+  const groups = typeof quantity === 'object' && quantity !== null ? (quantity as { dailyValueTargetGroup?: unknown }).dailyValueTargetGroup : null;
+  const out: DailyValue[] = [];
+  for (const g of objectsIn(groups)) {
+    const percent = typeof g.percent === 'number' && Number.isFinite(g.percent) && g.percent >= 0 && g.percent <= 1e6 ? g.percent : null;
+    const note = clean(stringOf(g.footnote), 120);
+    const op = clean(stringOf(g.operator), 4);
+    const operator = op === null ? null : operators[op];
+    if ((percent === null && note === null) || operator === undefined) continue;
+    out.push({ percent, ...(percent !== null && operator ? { operator: operator as DailyValue['operator'] } : {}), target_group: clean(stringOf(g.name), 120), ...(note ? { note } : {}) });
+    if (out.length === MAX_DAILY_VALUES) break;
+  }
+  return out;
+}
+
 /** A placeholder DSLD writes where a row has no UNII. */
 const uniiOf = (v: string | null | undefined): string | null => {
   const u = clean(v, 20);
@@ -391,6 +414,7 @@ function readLabel(label: DsldLabel): DsldParse {
         unii: uniiOf(stringOf(f.uniiCode)),
         ingredient_group: clean(stringOf(f.ingredientGroup)),
         forms: [],
+        daily_values: [],
       });
     }
   };
@@ -419,6 +443,7 @@ function readLabel(label: DsldLabel): DsldParse {
         unii: uniiOf(row.uniiCode),
         ingredient_group: clean(row.ingredientGroup),
         forms: (row.forms ?? []).map((f) => clean(f.name)).filter((f): f is string => f !== null),
+        daily_values: dailyValuesOf(entriesOf(row.quantity, primary)[0]?.q),
       });
       walk(row.nestedRows, `${here}.nestedRows`, blend, depth + 1);
     }

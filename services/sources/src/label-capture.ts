@@ -27,6 +27,7 @@ export async function labelCaptureOf(r: DsldReading, names: Pick<IngredientNames
       operator: i.operator as LabelInput['ingredients'][number]['operator'],
       blend: i.blend,
       amount_note: i.amount_note,
+      daily_values: i.daily_values,
       amounts_by_serving: i.amounts_by_serving.map((a) => ({ ...a, operator: a.operator as LabelInput['ingredients'][number]['operator'] })),
     });
   }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { bound, type HistoryState, type VerifiedFact } from '@evidence-record/contract';
+import { bound, orderedDailyValues, type HistoryState, type VerifiedFact } from '@evidence-record/contract';
 import type { BesideFacts, DeclaredRow, StateRow } from '../queries/label';
 
 export type VerifiedFactOut = z.infer<typeof VerifiedFact>;
@@ -48,6 +48,7 @@ export function declaredFacts(state: StateRow, lines: DeclaredRow[]): VerifiedFa
         amount_disclosed: line.amount !== null,
         ...(line.amount === null && line.amount_note ? { amount_note: line.amount_note } : {}),
         ...byServing(line),
+        ...(line.daily_values && line.daily_values.length > 0 ? { daily_values: orderedDailyValues(line.daily_values) } : {}),
       },
       ...base,
     });

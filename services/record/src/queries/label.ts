@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { NetContent } from '@evidence-record/contract';
+import type { DailyValue, NetContent } from '@evidence-record/contract';
 
 export type StateClassification = 'comparable' | 'presence_only' | 'identity_only';
 
@@ -89,6 +89,8 @@ export interface DeclaredRow {
   ingredient_kind: string | null;
   /** The label's words where it gives no amount ("1.25 billion CFU"); evidence beside a null amount. */
   amount_note: string | null;
+  /** The % Daily Value printed beside the line (decision 2440); null when not read, [] when the label prints none. */
+  daily_values: DailyValue[] | null;
   /** What the serving sizes besides the first declare (a blend's totals, or an ingredient's amounts). */
   amounts_by_serving: Array<{ serving_order: number; serving_quantity?: number | null; amount: number | null; unit: string | null; operator: string | null }>;
 }
@@ -100,11 +102,11 @@ export async function declaredLines(db: ClientBase, stateIds: string[]): Promise
     text: `
       SELECT 'blend' AS row_kind, bl.state_id, NULL::int AS position, bl.blend_id, bl.name AS blend_name,
              bl.name AS declared_name, bl.total_amount AS amount, bl.total_unit AS unit, NULL::text AS operator,
-             NULL::text AS ingredient_id, NULL::text AS ingredient_name, NULL::text AS ingredient_kind, NULL::text AS amount_note, bl.totals_by_serving AS amounts_by_serving
+             NULL::text AS ingredient_id, NULL::text AS ingredient_name, NULL::text AS ingredient_kind, NULL::text AS amount_note, NULL::jsonb AS daily_values, bl.totals_by_serving AS amounts_by_serving
         FROM declared_blends bl WHERE bl.state_id = ANY($1::text[])
       UNION ALL
       SELECT 'ingredient', di.state_id, di.position, di.blend_id, bl.name,
-             di.declared_name, di.amount, di.unit, di.amount_operator, di.ingredient_id, i.name, i.kind, di.amount_note, di.amounts_by_serving
+             di.declared_name, di.amount, di.unit, di.amount_operator, di.ingredient_id, i.name, i.kind, di.amount_note, di.daily_values, di.amounts_by_serving
         FROM declared_ingredients di
         LEFT JOIN declared_blends bl ON bl.blend_id = di.blend_id
         LEFT JOIN ingredients i ON i.ingredient_id = di.ingredient_id
