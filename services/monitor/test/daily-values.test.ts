@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import type { SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
+import { answerOf, localhostOnly, product, realLabel, recordWorld, testMonitor } from './support';
 
 /**
  * The % Daily Value a label prints beside a line (decision 2440): kept with the line as printed, shown in the
@@ -18,13 +16,12 @@ let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
-const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 const adults = 'Adults and children 4 or more years of age';
 
 beforeAll(() => {
   ({ pool, src, record, settings } = world);
-  src.labelBodies.set(15923, real(15923));
-  src.labelBodies.set(295773, real(295773));
+  src.labelBodies.set(15923, realLabel(15923));
+  src.labelBodies.set(295773, realLabel(295773));
 });
 
 type Value = { declared_name: string; amount: number | null; unit: string | null; amount_disclosed?: boolean; daily_values?: unknown[] };
@@ -81,8 +78,8 @@ describe('the % Daily Value a label prints beside a line', () => {
   it('changing alone is not a change of the label: no state and no candidate', async () => {
     const bulk = (await pool.query<{ product_id: string }>(`SELECT product_id FROM products WHERE name = 'Bulk Real 295773'`)).rows[0]!.product_id;
     // The real record with one percent changed here (so not real): "<1%" becomes "2%".
-    const changed = real(295773).replace(/"operator":\s*"<",\s*"percent":\s*1,/, '"operator": "=", "percent": 2,');
-    expect(changed).not.toBe(real(295773));
+    const changed = realLabel(295773).replace(/"operator":\s*"<",\s*"percent":\s*1,/, '"operator": "=", "percent": 2,');
+    expect(changed).not.toBe(realLabel(295773));
     src.labelBodies.set(295773, changed);
     const { deps, day } = testMonitor(pool, settings, { resolve: localhostOnly });
     day('2026-08-10');

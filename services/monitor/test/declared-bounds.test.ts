@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { applyIngredientCatalogue, approveCandidate, computeEditionDocument, releaseSignals } from '@evidence-record/curation';
 import { addSource, policyOf, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
+import { answerOf, localhostOnly, product, realLabel, recordWorld, testMonitor } from './support';
 
 /**
  * An amount a label states as a bound (decision 2430): "Protein >1 g", "Total Sugars <1 g". The Record always kept
@@ -19,12 +17,11 @@ let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
-const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 
 beforeAll(async () => {
   ({ pool, src, record, settings } = world);
-  src.labelBodies.set(230132, real(230132));
-  src.labelBodies.set(306183, real(306183));
+  src.labelBodies.set(230132, realLabel(230132));
+  src.labelBodies.set(306183, realLabel(306183));
   // The two benchmark ingredients, so the composed labels' lines are identified as they would be in the Record; the
   // rest of the catalogue is applied by the last test (until then the real labels' panel lines are unidentified).
   await pool.query(`INSERT INTO ingredients (ingredient_id, name) VALUES ('ing_caffeine', 'Caffeine'), ('ing_beta_alanine', 'Beta-Alanine')`);

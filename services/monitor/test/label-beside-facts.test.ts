@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { IngredientNames, addSource, parseDsldLabel, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import type { SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
+import { answerOf, localhostOnly, product, realLabel, recordWorld, testMonitor } from './support';
 
 /**
  * What a label prints beside its Supplement Facts (decision 2420): its
@@ -21,7 +19,7 @@ let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
-const rampant = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/14168.json', import.meta.url)), 'utf8');
+const rampant = realLabel(14168);
 
 beforeAll(() => {
   ({ pool, src, record, settings } = world);

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool, type RunningService } from '@evidence-record/platform';
 import { refuseCandidate } from '@evidence-record/curation';
 import { attachDsldLabel, policyOf, runOnce, type AttachDeps } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { answerOf, localhostOnly, startRecord, testMonitor, testSettings } from './support';
+import { answerOf, localhostOnly, realLabel, startRecord, testMonitor, testSettings } from './support';
 
 /**
  * Label versions placed in a product's history by their DSLD dates, against
@@ -21,9 +19,8 @@ let src: SourceServer;
 let record: RunningService;
 let deps: AttachDeps;
 let monitor: ReturnType<typeof testMonitor>;
-const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 /** A composed label: a real record with the named fields changed. Not a real label. */
-const composedFrom = (id: number, over: Record<string, unknown>) => JSON.stringify({ ...(JSON.parse(real(id)) as Record<string, unknown>), ...over });
+const composedFrom = (id: number, over: Record<string, unknown>) => JSON.stringify({ ...(JSON.parse(realLabel(id)) as Record<string, unknown>), ...over });
 const attach = (label: number, product_id: string | null = null) => attachDsldLabel(deps, { label: String(label), product_id, by: 'test' });
 const states = async (productId: string) =>
   (await pool.query<{ state_id: string; observed_from: string; observed_to: string }>(`SELECT state_id, observed_from, observed_to FROM history_states WHERE product_id = $1 ORDER BY observed_from`, [productId])).rows;
@@ -37,7 +34,7 @@ beforeAll(async () => {
   const settings = testSettings({ DSLD_BASE_URL: `${src.origin}/dsld/v9` });
   monitor = testMonitor(pool, settings, { resolve: localhostOnly });
   deps = { pool, fetcher: monitor.deps.fetcher, names: monitor.deps.names, settings, policy: policyOf(settings), resolve: localhostOnly, now: () => new Date('2026-03-02T09:00:00Z') };
-  for (const id of [79324, 264116, 330088, 214224]) src.labelBodies.set(id, real(id));
+  for (const id of [79324, 264116, 330088, 214224]) src.labelBodies.set(id, realLabel(id));
   record = await startRecord(pool);
 });
 
@@ -99,7 +96,7 @@ describe('label versions', () => {
   it('a version dated between two states whose change a candidate proposes is refused until that candidate is refused', async () => {
     const a = await attach(214224);
     // Composed from real label 214224: a later label of the same product declaring more EPA.
-    const more = JSON.parse(real(214224)) as { ingredientRows: Array<{ nestedRows: Array<{ name: string; quantity: Array<{ quantity: number }> }> }> };
+    const more = JSON.parse(realLabel(214224)) as { ingredientRows: Array<{ nestedRows: Array<{ name: string; quantity: Array<{ quantity: number }> }> }> };
     more.ingredientRows[3]!.nestedRows[0]!.quantity[0]!.quantity = 400;
     src.labelBodies.set(214300, composedFrom(214224, { id: 214300, entryDate: '2023-01-10', events: [], labelRelationships: [], ingredientRows: more.ingredientRows }));
     const b = await attach(214300);

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { computeEditionDocument, declaredLines, labelOf } from '@evidence-record/curation';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce, type MonitorSettings } from '@evidence-record/sources';
 import { dsldLabel, type SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, localhostOnly, product, recordWorld, testMonitor } from './support';
+import { answerOf, localhostOnly, product, realLabel, recordWorld, testMonitor } from './support';
 
 /**
  * Net contents (decision 2410): kept as the label declares them, a serving
@@ -22,12 +20,11 @@ let pool: Pool;
 let src: SourceServer;
 let settings: MonitorSettings;
 let record: RunningService;
-const real = (id: number) => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
 
 beforeAll(() => {
   ({ pool, src, record, settings } = world);
-  src.labelBodies.set(19173, real(19173));
-  src.labelBodies.set(1179, real(1179));
+  src.labelBodies.set(19173, realLabel(19173));
+  src.labelBodies.set(1179, realLabel(1179));
 });
 
 type Calc = { name: string; result: number | null; operands: Array<{ name: string; value: unknown; source: string | null }>; note?: string | null };

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pool, RunningService } from '@evidence-record/platform';
 import { addSource, listSources, policyOf, runOnce } from '@evidence-record/sources';
 import type { OfferSpec, SourceServer } from '@evidence-record/demo-sources';
-import { answerOf, product, recordWorld, testMonitor, testSettings } from './support';
+import { answerOf, product, realLabel, recordWorld, testMonitor, testSettings } from './support';
 import { dawnProductPage } from './fixtures/shop-markup';
 import type { MonitorSettings } from '@evidence-record/sources';
 
@@ -109,7 +107,7 @@ describe('an offer page of several variants', () => {
   it("reads, for a source naming no variant, the size whose GTIN is the UPC the product's real DSLD label declares", async () => {
     const p = await product(pool, 'Ravage Fruit Punch');
     // Real label 1179 (fixtures/dsld-real/1179.json, provenance beside it), served byte for byte: upcSku "0 48107 09833 9".
-    src.labelBodies.set(1179, readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8'));
+    src.labelBodies.set(1179, realLabel(1179));
     await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings));
     const { deps, day } = testMonitor(pool, settings);
     day('2026-08-03');
@@ -140,7 +138,7 @@ describe('an offer page of several variants', () => {
   it("reads a Shopify Dawn page whose bare barcodes are not valid JSON, and the size its real label's UPC names", async () => {
     const p = await product(pool, 'Ravage Dawn Shop');
     // Real label 1179 again (fixtures/dsld-real/1179.json): upcSku "0 48107 09833 9".
-    src.labelBodies.set(1179, readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8'));
+    src.labelBodies.set(1179, realLabel(1179));
     await addSource(pool, { product_id: p, kind: 'dsld_label', url: src.labelUrl(1179) }, policyOf(settings));
     // The brand's own shop on Dawn (composed from the theme's template: fixtures/shop-markup.ts), its two sizes' barcodes printed bare.
     src.behaviours.set('/shop/ravage-brand/ravage', {

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '@evidence-record/platform';
 import { IngredientNames, addSource, policyOf, rederiveStates, runOnce } from '@evidence-record/sources';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
 import { emptyDatabase, type TestDatabase } from '@evidence-record/test-support/db';
-import { localhostOnly, product, testMonitor, testSettings } from './support';
+import { localhostOnly, product, realLabel, testMonitor, testSettings } from './support';
 
 /**
  * A state read under the old reading rule (a declared 0 read as undisclosed,
@@ -19,9 +17,9 @@ import { localhostOnly, product, testMonitor, testSettings } from './support';
 let db: TestDatabase;
 let pool: Pool;
 let src: SourceServer;
-const omega = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/214224.json', import.meta.url)), 'utf8');
+const omega = realLabel(214224);
 /** Ravage Fruit Punch, whose blends DSLD lists with their members as forms (decision 1007, amended 2026-11-28). */
-const ravage = readFileSync(fileURLToPath(new URL('./fixtures/dsld-real/1179.json', import.meta.url)), 'utf8');
+const ravage = realLabel(1179);
 
 beforeAll(async () => {
   db = await emptyDatabase();

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Metrics, createLogger, createPool, startService, type Pool, type RunningService } from '@evidence-record/platform';
 import { startSourceServer, type SourceServer } from '@evidence-record/demo-sources';
@@ -95,3 +97,6 @@ export async function answerOf<T>(record: RunningService, path: string): Promise
 }
 
 export const localhostOnly: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+
+/** A real DSLD label record of `fixtures/dsld-real/`, its bytes as saved (each file's provenance is beside it). */
+export const realLabel = (id: number): string => readFileSync(fileURLToPath(new URL(`./fixtures/dsld-real/${id}.json`, import.meta.url)), 'utf8');
