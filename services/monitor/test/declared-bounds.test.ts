@@ -132,7 +132,7 @@ describe('an amount a label states as a bound', () => {
     }
   });
 
-  it("prices no nutrition panel figure per gram once the catalogue identifies it as one (decision 0202, amended)", async () => {
+  it("prices no nutrition panel figure per gram, nor looks one up as an ingredient, once the catalogue identifies it as one (decision 0202, amended)", async () => {
     const gummies = (await pool.query<{ product_id: string }>(`SELECT product_id FROM products WHERE name = 'Bedtime Beauty Real 230132'`)).rows[0]!.product_id;
     expect(await applyIngredientCatalogue(pool, 'test')).toMatchObject({ lines_reidentified: expect.any(Number) });
     expect(await lineOf(gummies, 'Total Carbohydrates')).toMatchObject({ ingredient_id: 'ing_total_carbohydrate', amount: 3, unit: 'g' });
@@ -142,5 +142,22 @@ describe('an amount a label states as a bound', () => {
     const economics = await answerOf<Economics>(record, `/products/${gummies}/serving-economics`);
     expect(economics.calculations.find((c) => c.name === 'price_per_serving')?.result).toBe(0.7495);
     expect(economics.calculations.filter((c) => c.name === 'price_per_gram_of_ingredient')).toEqual([]);
+
+    // Nor are they ingredients a research or regulatory question about the product looks up and charges for: the
+    // gummies' research context is about its actives, and the budget header names them only.
+    for (const path of ['/research/context', '/regulatory/context']) {
+      const res = await fetch(`http://127.0.0.1:${record.port}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product_id: gummies }) });
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as { coverage: { ingredients: Array<{ ingredient_id: string }> }; limitations: string[] };
+      const looked = answer.coverage.ingredients.map((i) => i.ingredient_id);
+      expect(looked).toContain('ing_l_theanine');
+      expect(looked.filter((id) => ['ing_calories', 'ing_total_carbohydrate', 'ing_total_sugars', 'ing_added_sugars', 'ing_protein'].includes(id))).toEqual([]);
+      expect(answer.limitations).toContainEqual(
+        "The label's nutrition panel figures are not ingredients and are not looked up (nor counted against the daily ingredient budget): Calories, Total Carbohydrates, Total Sugars, Added Sugars, Protein.",
+      );
+      const charged = res.headers.get('x-budget-entities') ?? '';
+      expect(charged).toContain('ing_l_theanine');
+      expect(charged).not.toMatch(/ing_(calories|total_carbohydrate|total_sugars|added_sugars|protein)\b/);
+    }
   });
 });

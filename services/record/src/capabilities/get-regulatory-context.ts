@@ -53,6 +53,7 @@ export const getRegulatoryContext = (deps: RecordDeps): HandlerOf<'get_regulator
         ...retired.map(limitation.entryRetired),
         ...without.map((i) => limitation.noRegulatory(i.name)),
         targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
+        targets.panelFigures.length > 0 && limitation.panelFigures(targets.panelFigures),
         targets.product && !targets.state && limitation.registered(targets.product),
         targets.product && limitation.undisclosedNotAbsent,
         without.length > 0 && limitation.absenceIsAboutTheRecord,

@@ -48,6 +48,7 @@ export const getResearchContext = (deps: RecordDeps): HandlerOf<'get_research_co
         ...retired.map(limitation.entryRetired),
         ...without.map((i) => limitation.noResearch(i.name)),
         targets.unmappedDeclared.length > 0 && limitation.unmappedDeclared(targets.unmappedDeclared),
+        targets.panelFigures.length > 0 && limitation.panelFigures(targets.panelFigures),
         targets.product && !targets.state && limitation.registered(targets.product),
         targets.product && limitation.undisclosedNotAbsent,
       ]),

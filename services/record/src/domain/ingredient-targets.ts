@@ -7,7 +7,9 @@ import { productById } from '@evidence-record/record-store';
 
 /**
  * The ingredients a research or regulatory question is about: the ids named,
- * plus those the latest label state of the named product declares. Ids the
+ * plus those the latest label state of the named product declares, less the
+ * figures of its nutrition panel (real labels print "Calories" and "Total
+ * Sugars" among their Supplement Facts; decision 0202, amended). Ids the
  * Record does not hold are reported, not guessed; when nothing named is in
  * the Record the question is `not_found`.
  */
@@ -18,6 +20,11 @@ export interface IngredientTargets {
   unknownIds: string[];
   /** Declared names of the product's label the Record has not mapped to an ingredient id. */
   unmappedDeclared: string[];
+  /**
+   * Declared names of the product's label the catalogue identifies as nutrition panel figures ("Calories", "Total
+   * Carbohydrates"): not ingredients with research or filings, so neither looked up nor charged to the budget.
+   */
+  panelFigures: string[];
 }
 
 export async function ingredientTargets(db: ClientBase, body: IngredientContextBody): Promise<IngredientTargets> {
@@ -25,13 +32,15 @@ export async function ingredientTargets(db: ClientBase, body: IngredientContextB
   let state: StateRow | null = null;
   const declaredIds: string[] = [];
   const unmappedDeclared: string[] = [];
+  const panelFigures: string[] = [];
   if (body.product_id) {
     product = await productById(db, body.product_id);
     if (!product) throw new Refusal('not_found', { details: { field: 'product_id' } });
     state = await latestState(db, product.product_id);
     for (const line of state ? await declaredLines(db, [state.state_id]) : []) {
       if (line.row_kind !== 'ingredient') continue;
-      if (line.ingredient_id) declaredIds.push(line.ingredient_id);
+      if (line.ingredient_kind === 'nutrition_fact') panelFigures.push(line.declared_name);
+      else if (line.ingredient_id) declaredIds.push(line.ingredient_id);
       else unmappedDeclared.push(line.declared_name);
     }
   }
@@ -48,5 +57,6 @@ export async function ingredientTargets(db: ClientBase, body: IngredientContextB
     ingredients: wanted.filter((id) => known.has(id)).map((id) => known.get(id)!),
     unknownIds,
     unmappedDeclared: [...new Set(unmappedDeclared)],
+    panelFigures: [...new Set(panelFigures)],
   };
 }

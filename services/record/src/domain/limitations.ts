@@ -64,6 +64,8 @@ export const limitation = {
   entryRetired: (e: { title: string; authority: string | null; date: string | null; retired_on: string; note: string }) =>
     `The Record retired "${e.title}"${e.authority || e.date ? ` (${[e.authority, e.date].filter(Boolean).join(', ')})` : ''} on ${e.retired_on} and no longer serves it as current: ${e.note}`,
   noRegulatory: (name: string) => `The Record holds no regulatory record or documented caution for ${name}.`,
+  panelFigures: (names: string[]) =>
+    `The label's nutrition panel figures are not ingredients and are not looked up (nor counted against the daily ingredient budget): ${names.join(', ')}.`,
   unmappedDeclared: (names: string[]) =>
     `Declared ingredients the Record has not mapped to an ingredient id are not covered here: ${names.join(', ')}.`,
 } as const;
