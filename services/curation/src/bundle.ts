@@ -51,12 +51,15 @@ export const DeclaredIngredientInput = z
     // amount and never compared. Absent (null): not read.
     daily_values: z
       .array(
-        z.strictObject({
-          percent: z.number().min(0).max(1e6).nullable(),
-          operator: z.enum(declaredOperators).optional(),
-          target_group: text(120).nullable(),
-          note: text(120).optional(),
-        }),
+        z
+          .strictObject({
+            percent: z.number().min(0).max(1e6).nullable(),
+            operator: z.enum(declaredOperators).optional(),
+            target_group: text(120).nullable(),
+            note: text(120).optional(),
+          })
+          .refine((d) => d.percent !== null || d.note !== undefined, { message: 'a percent, or the note printed in its place', path: ['percent'] })
+          .refine((d) => d.operator === undefined || d.percent !== null, { message: 'an operator needs a percent', path: ['operator'] }),
       )
       .max(MAX_DAILY_VALUES)
       .nullable()

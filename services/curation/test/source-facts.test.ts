@@ -47,7 +47,7 @@ describe('source facts of a capture bundle', () => {
     ]);
     const none = label();
     expect(none.success && none.data.ingredients[0]!.daily_values).toBeNull();
-    for (const bad of [[{ percent: -1, target_group: null }], [{ percent: 5, target_group: null, amount: 1 }], [{ percent: 5, operator: '=', target_group: null }], Array.from({ length: 5 }, () => ({ percent: 1, target_group: null }))]) {
+    for (const bad of [[{ percent: -1, target_group: null }], [{ percent: 5, target_group: null, amount: 1 }], [{ percent: 5, operator: '=', target_group: null }], [{ percent: null, target_group: adults }], [{ percent: null, operator: '<', target_group: null, note: 'x' }], Array.from({ length: 5 }, () => ({ percent: 1, target_group: null }))]) {
       expect(label(bad).success, JSON.stringify(bad).slice(0, 80)).toBe(false);
     }
   });
