@@ -45,7 +45,6 @@ export const OtherServing = z.strictObject({
   note: z.string().nullable().describe("the label's own words for this serving size (\"children (age 6+)\")"),
 }).meta({ id: 'OtherServing' });
 
-/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
 /**
  * A declared amount the label states as a bound ("Total Carbohydrates <1 g", "Protein >1 g"; decision 2430): the
  * operator, present only then. The amount beside it is the bound, not a quantity, and the service never calculates
@@ -53,9 +52,10 @@ export const OtherServing = z.strictObject({
  */
 export const declaredOperators = ['<', '>', '<=', '>=', '~'] as const;
 export type DeclaredOperator = (typeof declaredOperators)[number];
-/** A stored operator as an answer shows it (decision 2430): present only for a bound; '=' and none are the amount itself. */
-export const bound = (operator: string | null | undefined): { operator?: DeclaredOperator } =>
-  (declaredOperators as readonly string[]).includes(operator ?? '') ? { operator: operator as DeclaredOperator } : {};
+/** Whether a stored operator states a bound (decision 2430); '=' and none are the amount itself. */
+export const isBound = (operator: string | null | undefined): operator is DeclaredOperator => (declaredOperators as readonly string[]).includes(operator ?? '');
+/** A stored operator as an answer shows it: present only for a bound. */
+export const bound = (operator: string | null | undefined): { operator?: DeclaredOperator } => (isBound(operator) ? { operator } : {});
 const declaredBound = z
   .enum(declaredOperators)
   .optional()
@@ -78,6 +78,7 @@ export type DailyValue = z.infer<typeof DailyValue>;
 export const orderedDailyValues = (list: readonly DailyValue[]): DailyValue[] =>
   list.map((d) => ({ percent: d.percent, ...(d.operator ? { operator: d.operator } : {}), target_group: d.target_group, ...(d.note ? { note: d.note } : {}) }));
 
+/** The amount a serving other than the line's own declares: another serving size, or another quantity of it. */
 export const ServingAmount = z.strictObject({
   serving_order: z.number().int(),
   serving_quantity: z

@@ -46,6 +46,7 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
     const comparison = sideBySide(products, states, lines);
     const notComparable = products.filter((p) => states.get(p.product_id)?.classification !== 'comparable');
     const mixedUnits = comparison.ingredients.some((row) => new Set(row.declared.filter((d) => d.unit).map((d) => d.unit)).size > 1);
+    const boundedCells = comparison.ingredients.reduce((n, row) => n + row.declared.filter((d) => d.declared && d.operator !== undefined).length, 0);
 
     return answered(ctx, record, productIds, {
       capability,
@@ -61,8 +62,7 @@ export const compareProducts = (deps: RecordDeps): HandlerOf<'compare_products'>
         limitation.undisclosedNotAbsent,
         comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === null)) &&
           'Some declared ingredients have no amount of their own (amount null, for example inside a proprietary blend); they are not compared as zero.',
-        comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.operator !== undefined)) &&
-          limitation.boundedAmounts(comparison.ingredients.reduce((n, row) => n + row.declared.filter((d) => d.declared && d.operator !== undefined).length, 0)),
+        boundedCells > 0 && limitation.boundedAmounts(boundedCells),
         comparison.ingredients.some((row) => row.declared.some((d) => d.declared && d.amount === 0 && d.operator === undefined)) &&
           'Some declared ingredients are declared as 0 (amount 0): the label states zero, a declared amount compared as such, not an undisclosed one.',
         mixedUnits && limitation.unitsAsDeclared,

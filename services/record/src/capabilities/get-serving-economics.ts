@@ -1,4 +1,4 @@
-import { bound } from '@evidence-record/contract';
+import { isBound } from '@evidence-record/contract';
 import { answered, type HandlerOf } from '@evidence-record/platform';
 import type { RecordDeps } from '../deps';
 import { withProductSnapshot } from '../capability-inputs';
@@ -72,7 +72,7 @@ export const getServingEconomics = (deps: RecordDeps): HandlerOf<'get_serving_ec
         truncated && `Only the newest ${observations.length} price observations are read.`,
         perGram.length > 0 &&
           'Price per gram is given only for ingredients declared at 1 g or more per serving, not for the nutrition panel\'s figures (carbohydrates, sugars, fat, protein); it attributes the whole serving price to that ingredient.',
-        reference && lines.some((l) => l.row_kind === 'ingredient' && bound(l.operator).operator !== undefined) &&
+        reference && lines.some((l) => l.row_kind === 'ingredient' && isBound(l.operator)) &&
           'No price per gram is calculated for an amount the label states as a bound (for example "<1 g"): the bound is not a quantity.',
         reference && reference.price_basis !== 'list' && perGram.length > 0 && `Price per gram uses a ${reference.price_basis} price because the Record holds no list price with servings.`,
       ]),

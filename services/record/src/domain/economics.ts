@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { bound, derivationText, derivedServingsNote, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
+import { derivationText, derivedServingsNote, isBound, servingsOfState, type Calculation, type CommercialFact, type DerivedServings, type ServingDeclaration } from '@evidence-record/contract';
 import type { PriceRow } from '../queries/prices';
 
 export type CalculationOut = z.infer<typeof Calculation>;
@@ -121,7 +121,7 @@ export interface DeclaredAmount {
 export function pricePerGramOf(perServing: CalculationOut, ingredient: DeclaredAmount): CalculationOut | null {
   // "Total Carbohydrates 3 g" and "Total Sugars 2 g" are the nutrition panel's figures about the serving, not
   // ingredients of it: the serving's price per gram of them is no ingredient's cost (decision 0202, amended).
-  if (bound(ingredient.operator).operator !== undefined || ingredient.ingredient_kind === 'nutrition_fact') return null;
+  if (isBound(ingredient.operator) || ingredient.ingredient_kind === 'nutrition_fact') return null;
   const g = grams(ingredient.amount, ingredient.unit);
   if (perServing.result === null || g === null || g < PER_GRAM_MINIMUM_GRAMS) return null;
   return {
